@@ -1,0 +1,6 @@
+"""One import for users: `from pypto_mlir.dialects import pto` then `pto.LoadOp`, `pto.TileType`, ..."""
+
+from .pto_ops import *  # noqa: F401,F403
+from .pto_ops import ALL_OPS  # noqa: F401
+from .pto_types import *  # noqa: F401,F403
+from . import PTO  # noqa: F401

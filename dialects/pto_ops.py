@@ -1,0 +1,1585 @@
+"""Operations of the `pto` dialect.
+
+Every op declares, as class data, what the shared affinity analysis needs (`AFFINITY`) and, for cross-core ops,
+its protocol `ROLE`.  Op parameters are inherent *attributes* (not properties), so the generic form reads
+`{split = 0 : i64}`.  Offsets are mixed static/dynamic lists as in `tensor.extract_slice`: the static values
+are in `static_offsets` (dynamic entries hold `DYNAMIC`), the dynamic ones are `offsets` operands.
+
+Side effects drive generic DCE: pure tile ops carry `Pure`, `load` only reads (`MemoryReadEffect`), and store,
+transfer (tpush/tpop/tfree) and setup ops declare no effect trait, i.e. unknown effects, so nothing removes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    SymbolRefAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    VarConstraint,
+    attr_def,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    IsTerminator,
+    MemoryReadEffect,
+    Pure,
+    RecursiveMemoryEffect,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from .pto_types import (
+    DYNAMIC,
+    SPLIT_MODES,
+    SplitAttr,
+    TensorType,
+    TileType,
+    is_cube_memory,
+)
+
+# ---------------------------------------------------------------------------------------------------------------
+# Shared helpers
+# ---------------------------------------------------------------------------------------------------------------
+
+SPLIT_CODE_NAMES = ("none", "up_down", "left_right", "up_down_odd", "left_right_odd")
+
+
+def i64_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i64)
+
+
+def get_int_attr(op: Operation, name: str) -> int | None:
+    attr = op.attributes.get(name)
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    return None
+
+
+def _dense(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def _fmt_shape(shape: Sequence[int]) -> str:
+    return "[" + ", ".join("?" if d == DYNAMIC else str(d) for d in shape) + "]"
+
+
+def _tile(value: SSAValue | Attribute, what: str) -> TileType:
+    t = value.type if isinstance(value, SSAValue) else value
+    if not isinstance(t, TileType):
+        raise VerifyException(f"{what} must be a !pto.tile, got {t}")
+    return t
+
+
+def _require_space(t: TileType, spaces: Sequence[str], what: str) -> None:
+    if t.space not in spaces:
+        allowed = " or ".join(f"'{s}'" for s in spaces)
+        raise VerifyException(f"{what} must be in memory space {allowed}, but it is in '{t.space}'")
+
+
+def _same_shape(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Shapes agree where both are static."""
+    return len(a) == len(b) and all(x == y or DYNAMIC in (x, y) for x, y in zip(a, b))
+
+
+def _check_int_range(op: Operation, name: str, lo: int, hi: int | None, required: bool = True) -> None:
+    attr = op.attributes.get(name)
+    if attr is None:
+        if required:
+            raise VerifyException(f"'{op.name}' requires an integer attribute '{name}'")
+        return
+    if not isinstance(attr, IntegerAttr):
+        raise VerifyException(f"'{op.name}' attribute '{name}' must be an integer, got {attr}")
+    v = attr.value.data
+    if v < lo or (hi is not None and v > hi):
+        bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
+        raise VerifyException(f"'{op.name}' attribute '{name}' must be {bound}, got {v}")
+
+
+# -- mixed static/dynamic index lists ---------------------------------------------------------------------------
+
+
+def parse_mixed_list(parser: Parser) -> tuple[list[int], list[SSAValue]]:
+    """Parse `[0, %i, 16]` into (static values with DYNAMIC holes, dynamic operands)."""
+    static: list[int] = []
+    dynamic: list[SSAValue] = []
+
+    def one() -> None:
+        operand = parser.parse_optional_operand()
+        if operand is not None:
+            static.append(DYNAMIC)
+            dynamic.append(operand)
+        elif parser.parse_optional_punctuation("?") is not None:
+            parser.raise_error("'?' is not allowed here; pass the dynamic value as an SSA operand")
+        else:
+            static.append(parser.parse_integer(allow_boolean=False, context_msg=" or SSA value expected"))
+
+    parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one)
+    return static, dynamic
+
+
+def print_mixed_list(printer: Printer, static: Sequence[int], dynamic: Sequence[SSAValue]) -> None:
+    printer.print_string("[")
+    it = iter(dynamic)
+    for i, s in enumerate(static):
+        if i:
+            printer.print_string(", ")
+        if s == DYNAMIC:
+            printer.print_operand(next(it))
+        else:
+            printer.print_string(str(s))
+    printer.print_string("]")
+
+
+def _check_mixed(static: Sequence[int], dynamic: Sequence[SSAValue], what: str) -> None:
+    n_dyn = sum(1 for s in static if s == DYNAMIC)
+    if n_dyn != len(dynamic):
+        raise VerifyException(f"{what} has {n_dyn} dynamic entries but {len(dynamic)} SSA operands")
+    for v in dynamic:
+        if not isinstance(v.type, (IndexType, IntegerType)):
+            raise VerifyException(f"{what} entries must be index or integer values, got {v.type}")
+
+
+class _MixedOffsetsMixin:
+    """Accessors for ops with `static_offsets` + `offsets`."""
+
+    def get_static_offsets(self) -> tuple[int, ...]:
+        return tuple(self.static_offsets.get_values())  # type: ignore[attr-defined]
+
+    def get_mixed_offsets(self) -> list[int | SSAValue]:
+        """The offsets as a list of Python ints (static) and SSA values (dynamic)."""
+        out: list[int | SSAValue] = []
+        it = iter(self.offsets)  # type: ignore[attr-defined]
+        for s in self.get_static_offsets():
+            out.append(next(it) if s == DYNAMIC else s)
+        return out
+
+
+def split_mixed(values: Sequence[int | SSAValue]) -> tuple[list[int], list[SSAValue]]:
+    static: list[int] = []
+    dynamic: list[SSAValue] = []
+    for v in values:
+        if isinstance(v, int):
+            static.append(v)
+        else:
+            static.append(DYNAMIC)
+            dynamic.append(v)
+    return static, dynamic
+
+
+def _seg(*sizes: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, list(sizes))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# GM tensors
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CreateTensorOp(IRDLOperation):
+    """`%gm = pto.create_tensor : !pto.tensor<16x128xf32>` — allocate a GM buffer (orchestration code)."""
+
+    name = "pto.create_tensor"
+    AFFINITY: ClassVar[str] = "shared"
+    result = result_def(TensorType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: TensorType):
+        super().__init__(result_types=[result_type])
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation, _MixedOffsetsMixin):
+    """`%t = pto.load %src[0, %i] [valid [%v, 128]] : !pto.tensor<..> -> !pto.tile<..>` — read a GM window."""
+
+    name = "pto.load"
+    AFFINITY: ClassVar[str] = "result_memory"
+
+    source = operand_def(TensorType)
+    offsets = var_operand_def()
+    valid_sizes = var_operand_def()
+    static_offsets = attr_def(DenseArrayBase)
+    static_valid = opt_attr_def(DenseArrayBase)
+    result = result_def(TileType)
+    irdl_options = (AttrSizedOperandSegments(),)
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(
+        self,
+        source: SSAValue,
+        offsets: Sequence[int | SSAValue],
+        result_type: TileType,
+        valid: Sequence[int | SSAValue] | None = None,
+    ):
+        s_off, d_off = split_mixed(offsets)
+        attrs: dict[str, Attribute] = {"static_offsets": _dense(s_off)}
+        d_valid: list[SSAValue] = []
+        if valid is not None:
+            s_valid, d_valid = split_mixed(valid)
+            attrs["static_valid"] = _dense(s_valid)
+        attrs["operandSegmentSizes"] = _seg(1, len(d_off), len(d_valid))
+        super().__init__(operands=[source, d_off, d_valid], result_types=[result_type], attributes=attrs)
+
+    def get_mixed_valid(self) -> list[int | SSAValue] | None:
+        if self.static_valid is None:
+            return None
+        out: list[int | SSAValue] = []
+        it = iter(self.valid_sizes)
+        for s in self.static_valid.get_values():
+            out.append(next(it) if s == DYNAMIC else s)
+        return out
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        source = parser.parse_operand()
+        s_off, d_off = parse_mixed_list(parser)
+        valid = None
+        if parser.parse_optional_keyword("valid") is not None:
+            s_val, d_val = parse_mixed_list(parser)
+            valid = _merge(s_val, d_val)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        op = cls(source, _merge(s_off, d_off), rtype, valid)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
+        if self.static_valid is not None:
+            printer.print_string(" valid ")
+            print_mixed_list(printer, self.static_valid.get_values(), self.valid_sizes)
+        printer.print_op_attributes(
+            self.attributes, reserved_attr_names=("static_offsets", "static_valid", "operandSegmentSizes")
+        )
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        src = self.source.type
+        assert isinstance(src, TensorType)
+        res = _tile(self.result, "load result")
+        _check_mixed(self.get_static_offsets(), self.offsets, "load offsets")
+        if len(self.get_static_offsets()) != src.rank:
+            raise VerifyException(
+                f"load has {len(self.get_static_offsets())} offsets but the source tensor has rank {src.rank}"
+            )
+        if res.element_type != src.element_type:
+            raise VerifyException(
+                f"load result element type {res.element_type} differs from the tensor's {src.element_type}"
+            )
+        if res.rank > src.rank:
+            raise VerifyException(f"load result has rank {res.rank}, more than the source tensor's {src.rank}")
+        tshape = src.get_shape()[src.rank - res.rank :]
+        toffs = self.get_static_offsets()[src.rank - res.rank :]
+        for d, (dim, off, ext) in enumerate(zip(tshape, toffs, res.get_shape())):
+            if DYNAMIC not in (dim, off, ext) and off + ext > dim:
+                raise VerifyException(
+                    f"load window [{off}, {off + ext}) on dim {d} lies outside the tensor's extent {dim}"
+                )
+        if self.static_valid is not None:
+            sv = self.static_valid.get_values()
+            _check_mixed(sv, self.valid_sizes, "load valid sizes")
+            if len(sv) != res.rank:
+                raise VerifyException(f"load has {len(sv)} valid sizes but the tile has rank {res.rank}")
+            for d, (s, t) in enumerate(zip(sv, res.get_valid())):
+                if s != t:
+                    raise VerifyException(
+                        f"load valid size on dim {d} is {'?' if s == DYNAMIC else s} but the result type's valid "
+                        f"extent is {'?' if t == DYNAMIC else t}"
+                    )
+        elif any(v == DYNAMIC for v in res.get_valid()):
+            raise VerifyException("load result has a dynamic valid extent; give it as an operand: valid [%v, ...]")
+
+
+def _merge(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
+    it = iter(dynamic)
+    return [next(it) if s == DYNAMIC else s for s in static]
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation, _MixedOffsetsMixin):
+    """`%o2 = pto.store %t, %o[%r, 0] : !pto.tile<..>, !pto.tensor<..>` — write a tile into a GM buffer.
+
+    The result is the destination buffer under a new SSA name (not a copy)."""
+
+    name = "pto.store"
+    AFFINITY: ClassVar[str] = "first_tile"
+
+    tile = operand_def(TileType)
+    dest = operand_def(TensorType)
+    offsets = var_operand_def()
+    static_offsets = attr_def(DenseArrayBase)
+    atomic = opt_attr_def(IntegerAttr)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(),)
+
+    def __init__(self, tile: SSAValue, dest: SSAValue, offsets: Sequence[int | SSAValue]):
+        s_off, d_off = split_mixed(offsets)
+        super().__init__(
+            operands=[tile, dest, d_off],
+            result_types=[dest.type],
+            attributes={"static_offsets": _dense(s_off), "operandSegmentSizes": _seg(1, 1, len(d_off))},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        tile = parser.parse_operand()
+        parser.parse_punctuation(",")
+        dest = parser.parse_operand()
+        s_off, d_off = parse_mixed_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        parser.parse_punctuation(",")
+        parser.parse_type()
+        op = cls(tile, dest, _merge(s_off, d_off))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.tile)
+        printer.print_string(", ")
+        printer.print_operand(self.dest)
+        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
+        printer.print_string(" : ")
+        printer.print_attribute(self.tile.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.dest.type)
+
+    def verify_(self) -> None:
+        t = _tile(self.tile, "stored value")
+        dst = self.dest.type
+        assert isinstance(dst, TensorType)
+        _require_space(t, ("vec", "acc", "mat"), "stored tile")
+        _check_mixed(self.get_static_offsets(), self.offsets, "store offsets")
+        if len(self.get_static_offsets()) != dst.rank:
+            raise VerifyException(
+                f"store has {len(self.get_static_offsets())} offsets but the destination tensor has rank {dst.rank}"
+            )
+        if t.element_type != dst.element_type:
+            raise VerifyException(
+                f"stored tile element type {t.element_type} differs from the tensor's {dst.element_type}"
+            )
+        if self.result.type != dst:
+            raise VerifyException("store result type must equal the destination tensor type")
+        if t.rank > dst.rank:
+            raise VerifyException(f"stored tile has rank {t.rank}, more than the tensor's {dst.rank}")
+        tshape = dst.get_shape()[dst.rank - t.rank :]
+        toffs = self.get_static_offsets()[dst.rank - t.rank :]
+        for d, (dim, off, ext) in enumerate(zip(tshape, toffs, t.get_shape())):
+            if DYNAMIC not in (dim, off, ext) and off + ext > dim:
+                raise VerifyException(
+                    f"store window [{off}, {off + ext}) on dim {d} lies outside the tensor's extent {dim}"
+                )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Data movement and views
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _UnaryTileOp(IRDLOperation):
+    """`%r = pto.<op> %src : T1 -> T2`."""
+
+    src = operand_def(TileType)
+    result = result_def(TileType)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: TileType, attributes: dict[str, Attribute] | None = None):
+        super().__init__(operands=[src], result_types=[result_type], attributes=attributes or {})
+
+
+@irdl_op_definition
+class MoveOp(_UnaryTileOp):
+    """`%b = pto.move %a : T1 -> T2` — copy a tile to another memory space or view.
+
+    A move between cube memory and `vec` is a cross-core boundary; otherwise it runs where its source lives."""
+
+    name = "pto.move"
+    AFFINITY: ClassVar[str] = "move"
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        a, b = _tile(self.src, "move source"), _tile(self.result, "move result")
+        if not _same_shape(a.get_shape(), b.get_shape()):
+            raise VerifyException(
+                f"move cannot change the shape: {_fmt_shape(a.get_shape())} -> {_fmt_shape(b.get_shape())}"
+            )
+        if a.element_type != b.element_type:
+            raise VerifyException(f"move cannot change the element type: {a.element_type} -> {b.element_type}")
+        if not _same_shape(a.get_valid(), b.get_valid()):
+            raise VerifyException(
+                f"move cannot change the valid region: {_fmt_shape(a.get_valid())} -> {_fmt_shape(b.get_valid())}"
+            )
+
+
+@irdl_op_definition
+class ReshapeOp(_UnaryTileOp):
+    """`%r = pto.reshape %a : T1 -> T2` — same elements, new shape."""
+
+    name = "pto.reshape"
+    AFFINITY: ClassVar[str] = "first_tile"
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        a, b = _tile(self.src, "reshape source"), _tile(self.result, "reshape result")
+        if a.element_type != b.element_type:
+            raise VerifyException("reshape cannot change the element type")
+        if a.space != b.space:
+            raise VerifyException("reshape cannot change the memory space")
+        if a.is_static() and b.is_static():
+            na = nb = 1
+            for d in a.get_shape():
+                na *= d
+            for d in b.get_shape():
+                nb *= d
+            if na != nb:
+                raise VerifyException(
+                    f"reshape changes the element count: {_fmt_shape(a.get_shape())} has {na}, "
+                    f"{_fmt_shape(b.get_shape())} has {nb}"
+                )
+
+
+class _TransposeBase(_UnaryTileOp):
+    axes = opt_attr_def(DenseArrayBase)
+
+    def get_axes(self) -> tuple[int, ...]:
+        if self.axes is None:
+            rank = _tile(self.src, "transpose source").rank
+            return tuple(reversed(range(rank)))
+        return tuple(self.axes.get_values())
+
+    def verify_(self) -> None:
+        a, b = _tile(self.src, f"{self.name} source"), _tile(self.result, f"{self.name} result")
+        axes = self.get_axes()
+        if sorted(axes) != list(range(a.rank)):
+            raise VerifyException(f"'{self.name}' axes {list(axes)} are not a permutation of the tile's dims")
+        expect = [a.get_shape()[i] for i in axes]
+        if not _same_shape(expect, b.get_shape()):
+            raise VerifyException(
+                f"'{self.name}' of {_fmt_shape(a.get_shape())} must have shape {_fmt_shape(expect)}, "
+                f"got {_fmt_shape(b.get_shape())}"
+            )
+        if a.element_type != b.element_type:
+            raise VerifyException(f"'{self.name}' cannot change the element type")
+
+
+@irdl_op_definition
+class TransposeOp(_TransposeBase):
+    """`%t = pto.transpose %a [{axes = array<i64: 1, 0>}] : T1 -> T2` — data transpose (default: reverse dims)."""
+
+    name = "pto.transpose"
+    AFFINITY: ClassVar[str] = "first_tile"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class TransposeViewOp(_TransposeBase):
+    """`%t = pto.transpose_view %a : T1 -> T2` — zero-copy transposed view."""
+
+    name = "pto.transpose_view"
+    AFFINITY: ClassVar[str] = "first_tile"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation, _MixedOffsetsMixin):
+    """`%s = pto.slice %a[0, %j] [valid [..]] : T1 -> T2` — a window of a tile (shape from the result type)."""
+
+    name = "pto.slice"
+    AFFINITY: ClassVar[str] = "first_tile"
+
+    src = operand_def(TileType)
+    offsets = var_operand_def()
+    valid_sizes = var_operand_def()
+    static_offsets = attr_def(DenseArrayBase)
+    static_valid = opt_attr_def(DenseArrayBase)
+    result = result_def(TileType)
+    irdl_options = (AttrSizedOperandSegments(),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        src: SSAValue,
+        offsets: Sequence[int | SSAValue],
+        result_type: TileType,
+        valid: Sequence[int | SSAValue] | None = None,
+    ):
+        s_off, d_off = split_mixed(offsets)
+        attrs: dict[str, Attribute] = {"static_offsets": _dense(s_off)}
+        d_valid: list[SSAValue] = []
+        if valid is not None:
+            s_valid, d_valid = split_mixed(valid)
+            attrs["static_valid"] = _dense(s_valid)
+        attrs["operandSegmentSizes"] = _seg(1, len(d_off), len(d_valid))
+        super().__init__(operands=[src, d_off, d_valid], result_types=[result_type], attributes=attrs)
+
+    get_mixed_valid = LoadOp.get_mixed_valid
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SliceOp:
+        src = parser.parse_operand()
+        s_off, d_off = parse_mixed_list(parser)
+        valid = None
+        if parser.parse_optional_keyword("valid") is not None:
+            s_val, d_val = parse_mixed_list(parser)
+            valid = _merge(s_val, d_val)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        op = cls(src, _merge(s_off, d_off), rtype, valid)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
+        if self.static_valid is not None:
+            printer.print_string(" valid ")
+            print_mixed_list(printer, self.static_valid.get_values(), self.valid_sizes)
+        printer.print_op_attributes(
+            self.attributes, reserved_attr_names=("static_offsets", "static_valid", "operandSegmentSizes")
+        )
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        a, b = _tile(self.src, "slice source"), _tile(self.result, "slice result")
+        _check_mixed(self.get_static_offsets(), self.offsets, "slice offsets")
+        if len(self.get_static_offsets()) != a.rank:
+            raise VerifyException(f"slice has {len(self.get_static_offsets())} offsets but the tile has rank {a.rank}")
+        if b.rank != a.rank:
+            raise VerifyException("slice result must have the source's rank")
+        if a.element_type != b.element_type or a.space != b.space:
+            raise VerifyException("slice cannot change the element type or memory space")
+        for d, (dim, off, ext) in enumerate(zip(a.get_shape(), self.get_static_offsets(), b.get_shape())):
+            if DYNAMIC not in (dim, off, ext) and off + ext > dim:
+                raise VerifyException(f"slice window [{off}, {off + ext}) on dim {d} lies outside the source extent {dim}")
+        if self.static_valid is not None:
+            sv = self.static_valid.get_values()
+            _check_mixed(sv, self.valid_sizes, "slice valid sizes")
+            if len(sv) != b.rank or any(s != t for s, t in zip(sv, b.get_valid())):
+                raise VerifyException("slice valid sizes must match the result type's valid region")
+
+
+@irdl_op_definition
+class SetValidShapeOp(IRDLOperation):
+    """`%v = pto.set_validshape %a valid [%r, 128] : T1 -> T2` — change the valid region of a tile."""
+
+    name = "pto.set_validshape"
+    AFFINITY: ClassVar[str] = "first_tile"
+
+    src = operand_def(TileType)
+    valid_sizes = var_operand_def()
+    static_valid = attr_def(DenseArrayBase)
+    result = result_def(TileType)
+    traits = traits_def(Pure())
+
+    def __init__(self, src: SSAValue, valid: Sequence[int | SSAValue], result_type: TileType):
+        s_val, d_val = split_mixed(valid)
+        super().__init__(operands=[src, d_val], result_types=[result_type], attributes={"static_valid": _dense(s_val)})
+
+    def get_mixed_valid(self) -> list[int | SSAValue]:
+        return _merge(self.static_valid.get_values(), self.valid_sizes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SetValidShapeOp:
+        src = parser.parse_operand()
+        parser.parse_keyword("valid")
+        s_val, d_val = parse_mixed_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        op = cls(src, _merge(s_val, d_val), rtype)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string(" valid ")
+        print_mixed_list(printer, self.static_valid.get_values(), self.valid_sizes)
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_valid",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        a, b = _tile(self.src, "set_validshape source"), _tile(self.result, "set_validshape result")
+        sv = self.static_valid.get_values()
+        _check_mixed(sv, self.valid_sizes, "set_validshape sizes")
+        if a.get_shape() != b.get_shape() or a.element_type != b.element_type or a.space != b.space:
+            raise VerifyException("set_validshape may only change the valid region")
+        if len(sv) != a.rank or any(s != t for s, t in zip(sv, b.get_valid())):
+            raise VerifyException("set_validshape sizes must match the result type's valid region")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Generators
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CreateOp(IRDLOperation):
+    """`%u = pto.create : !pto.tile<..>` — an uninitialised tile (shared: both cores may allocate)."""
+
+    name = "pto.create"
+    AFFINITY: ClassVar[str] = "shared"
+    result = result_def(TileType)
+    assembly_format = "attr-dict `:` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, result_type: TileType):
+        super().__init__(result_types=[result_type])
+
+
+@irdl_op_definition
+class FullOp(IRDLOperation):
+    """`%z = pto.full %f : f32 -> !pto.tile<..>` — a tile filled with a scalar."""
+
+    name = "pto.full"
+    AFFINITY: ClassVar[str] = "vector"
+    value = operand_def()
+    result = result_def(TileType)
+    assembly_format = "$value attr-dict `:` type($value) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, value: SSAValue, result_type: TileType):
+        super().__init__(operands=[value], result_types=[result_type])
+
+    def verify_(self) -> None:
+        if isinstance(self.value.type, TileType):
+            raise VerifyException("full takes a scalar fill value, not a tile")
+
+
+class _GeneratorOp(IRDLOperation):
+    """`%c = pto.<op> %s : i32 -> !pto.tile<..>`: values depend on position, so they cannot be halved blindly."""
+
+    AFFINITY: ClassVar[str] = "vector"
+    seed = operand_def()
+    result = result_def(TileType)
+    assembly_format = "$seed attr-dict `:` type($seed) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, seed: SSAValue, result_type: TileType):
+        super().__init__(operands=[seed], result_types=[result_type])
+
+    def verify_(self) -> None:
+        _require_space(_tile(self.result, f"'{self.name}' result"), ("vec",), f"'{self.name}' result")
+
+
+@irdl_op_definition
+class CiOp(_GeneratorOp):
+    """`%c = pto.ci %start : i32 -> T` — contiguous integers start, start+1, ... in row-major order."""
+
+    name = "pto.ci"
+
+
+@irdl_op_definition
+class RandomOp(_GeneratorOp):
+    """`%r = pto.random %seed : i32 -> T` — pseudo-random values from a seed."""
+
+    name = "pto.random"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cube ops
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _MatmulBase(IRDLOperation):
+    AFFINITY: ClassVar[str] = "cube"
+    HAS_ACC: ClassVar[bool] = False
+    HAS_BIAS: ClassVar[bool] = False
+    GEMV: ClassVar[bool] = False
+    BATCH: ClassVar[bool] = False
+    traits = traits_def(Pure())
+
+    def _check(self, lhs: SSAValue, rhs: SSAValue, acc: SSAValue | None, bias: SSAValue | None) -> None:
+        l, r, out = _tile(lhs, "matmul lhs"), _tile(rhs, "matmul rhs"), _tile(self.result, "matmul result")  # type: ignore[attr-defined]
+        _require_space(l, ("left",), f"'{self.name}' lhs")
+        _require_space(r, ("right",), f"'{self.name}' rhs")
+        _require_space(out, ("acc",), f"'{self.name}' result")
+        rank = 3 if self.BATCH else 2
+        for t, what in ((l, "lhs"), (r, "rhs"), (out, "result")):
+            if t.rank != rank:
+                raise VerifyException(f"'{self.name}' {what} must have rank {rank}, got {t.rank}")
+        ls, rs, os_ = l.get_shape(), r.get_shape(), out.get_shape()
+        m, k = ls[-2], ls[-1]
+        k2, n = rs[-2], rs[-1]
+        if not _same_shape([k], [k2]):
+            raise VerifyException(
+                f"'{self.name}' contraction mismatch: lhs {_fmt_shape(ls)} has K={k}, rhs {_fmt_shape(rs)} has K={k2}"
+            )
+        expect = ([ls[0]] if self.BATCH else []) + [m, n]
+        if not _same_shape(expect, os_):
+            raise VerifyException(f"'{self.name}' result must have shape {_fmt_shape(expect)}, got {_fmt_shape(os_)}")
+        if self.GEMV and m not in (1, DYNAMIC):
+            raise VerifyException(f"'{self.name}' lhs must have one row, got {m}")
+        if l.element_type != r.element_type:
+            raise VerifyException(
+                f"'{self.name}' operands must have the same element type, got {l.element_type} and {r.element_type}"
+            )
+        if acc is not None and acc.type != out:
+            raise VerifyException(f"'{self.name}' accumulator type {acc.type} must equal the result type {out}")
+        if bias is not None:
+            bt = _tile(bias, "matmul bias")
+            _require_space(bt, ("bias",), f"'{self.name}' bias")
+            if not _same_shape(bt.get_shape(), [1, n]):
+                raise VerifyException(f"'{self.name}' bias must have shape [1, {n}], got {_fmt_shape(bt.get_shape())}")
+
+
+class _Matmul2(_MatmulBase):
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    result = result_def(TileType)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: TileType):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self._check(self.lhs, self.rhs, None, None)
+
+
+class _MatmulAcc(_MatmulBase):
+    acc = operand_def(TileType)
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    result = result_def(TileType)
+    assembly_format = (
+        "$acc `,` $lhs `,` $rhs attr-dict `:` type($acc) `,` type($lhs) `,` type($rhs) `->` type($result)"
+    )
+
+    def __init__(self, acc: SSAValue, lhs: SSAValue, rhs: SSAValue, result_type: TileType):
+        super().__init__(operands=[acc, lhs, rhs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self._check(self.lhs, self.rhs, self.acc, None)
+
+
+class _MatmulBias(_MatmulBase):
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    bias = operand_def(TileType)
+    result = result_def(TileType)
+    assembly_format = (
+        "$lhs `,` $rhs `,` $bias attr-dict `:` type($lhs) `,` type($rhs) `,` type($bias) `->` type($result)"
+    )
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, bias: SSAValue, result_type: TileType):
+        super().__init__(operands=[lhs, rhs, bias], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self._check(self.lhs, self.rhs, None, self.bias)
+
+
+@irdl_op_definition
+class MatmulOp(_Matmul2):
+    """`%c = pto.matmul %l, %r : left, right -> acc` — C = L x R."""
+
+    name = "pto.matmul"
+
+
+@irdl_op_definition
+class MatmulAccOp(_MatmulAcc):
+    """`%c2 = pto.matmul_acc %c, %l, %r : acc, left, right -> acc` — C += L x R."""
+
+    name = "pto.matmul_acc"
+
+
+@irdl_op_definition
+class MatmulBiasOp(_MatmulBias):
+    """`%c = pto.matmul_bias %l, %r, %b : left, right, bias -> acc` — C = L x R + bias (broadcast over rows)."""
+
+    name = "pto.matmul_bias"
+
+
+@irdl_op_definition
+class GemvOp(_Matmul2):
+    name = "pto.gemv"
+    GEMV: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class GemvAccOp(_MatmulAcc):
+    name = "pto.gemv_acc"
+    GEMV: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class GemvBiasOp(_MatmulBias):
+    name = "pto.gemv_bias"
+    GEMV: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class BatchMatmulOp(_Matmul2):
+    name = "pto.batch_matmul"
+    BATCH: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class BatchMatmulAccOp(_MatmulAcc):
+    name = "pto.batch_matmul_acc"
+    BATCH: ClassVar[bool] = True
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Vector ops
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _require_vec(op: Operation, *values: SSAValue) -> None:
+    for v in values:
+        t = _tile(v, f"'{op.name}' operand")
+        if t.space != "vec":
+            raise VerifyException(
+                f"'{op.name}' is a vector op; its tiles must be in memory space 'vec', but one is in '{t.space}'"
+            )
+
+
+class _BinaryOp(IRDLOperation):
+    """`%s = pto.<op> %a, %b : T` — elementwise on two tiles of one type."""
+
+    AFFINITY: ClassVar[str] = "vector"
+    T: ClassVar = VarConstraint("T", base(TileType))
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute | None = None):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
+
+    def verify_(self) -> None:
+        _require_vec(self, self.lhs)
+
+
+class _ScalarBinaryOp(IRDLOperation):
+    """`%s = pto.<op>s %a, %f : T, f32` — elementwise tile-scalar."""
+
+    AFFINITY: ClassVar[str] = "vector"
+    T: ClassVar = VarConstraint("T", base(TileType))
+    src = operand_def(T)
+    scalar = operand_def()
+    result = result_def(T)
+    assembly_format = "$src `,` $scalar attr-dict `:` type($src) `,` type($scalar)"
+    traits = traits_def(Pure())
+
+    def __init__(self, src: SSAValue, scalar: SSAValue):
+        super().__init__(operands=[src, scalar], result_types=[src.type])
+
+    def verify_(self) -> None:
+        _require_vec(self, self.src)
+        if isinstance(self.scalar.type, TileType):
+            raise VerifyException(f"'{self.name}' takes a scalar second operand, not a tile")
+
+
+class _ElementwiseUnaryOp(IRDLOperation):
+    """`%e = pto.<op> %a : T`."""
+
+    AFFINITY: ClassVar[str] = "vector"
+    T: ClassVar = VarConstraint("T", base(TileType))
+    src = operand_def(T)
+    result = result_def(T)
+    assembly_format = "$src attr-dict `:` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, src: SSAValue, result_type: Attribute | None = None):
+        super().__init__(operands=[src], result_types=[result_type or src.type])
+
+    def verify_(self) -> None:
+        _require_vec(self, self.src)
+
+
+def _mk(base_cls: type, op_name: str, doc: str) -> type:
+    cls = type(op_name.split(".")[1].title().replace("_", "") + "Op", (base_cls,), {"name": op_name, "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+AddOp = _mk(_BinaryOp, "pto.add", "a + b")
+SubOp = _mk(_BinaryOp, "pto.sub", "a - b")
+MulOp = _mk(_BinaryOp, "pto.mul", "a * b")
+DivOp = _mk(_BinaryOp, "pto.div", "a / b")
+MaxOp = _mk(_BinaryOp, "pto.max", "max(a, b)")
+MinOp = _mk(_BinaryOp, "pto.min", "min(a, b)")
+AddsOp = _mk(_ScalarBinaryOp, "pto.adds", "a + s")
+SubsOp = _mk(_ScalarBinaryOp, "pto.subs", "a - s")
+MulsOp = _mk(_ScalarBinaryOp, "pto.muls", "a * s")
+DivsOp = _mk(_ScalarBinaryOp, "pto.divs", "a / s")
+MaxsOp = _mk(_ScalarBinaryOp, "pto.maxs", "max(a, s)")
+MinsOp = _mk(_ScalarBinaryOp, "pto.mins", "min(a, s)")
+ExpOp = _mk(_ElementwiseUnaryOp, "pto.exp", "exp(a)")
+LogOp = _mk(_ElementwiseUnaryOp, "pto.log", "log(a)")
+SqrtOp = _mk(_ElementwiseUnaryOp, "pto.sqrt", "sqrt(a)")
+RsqrtOp = _mk(_ElementwiseUnaryOp, "pto.rsqrt", "1 / sqrt(a)")
+RecipOp = _mk(_ElementwiseUnaryOp, "pto.recip", "1 / a")
+NegOp = _mk(_ElementwiseUnaryOp, "pto.neg", "-a")
+AbsOp = _mk(_ElementwiseUnaryOp, "pto.abs", "|a|")
+ReluOp = _mk(_ElementwiseUnaryOp, "pto.relu", "max(a, 0)")
+
+BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp)
+SCALAR_OPS = (AddsOp, SubsOp, MulsOp, DivsOp, MaxsOp, MinsOp)
+UNARY_OPS = (ExpOp, LogOp, SqrtOp, RsqrtOp, RecipOp, NegOp, AbsOp, ReluOp)
+
+
+@irdl_op_definition
+class CastOp(_UnaryTileOp):
+    """`%h = pto.cast %a : T1 -> T2` — convert the element type (same shape)."""
+
+    name = "pto.cast"
+    AFFINITY: ClassVar[str] = "vector"
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _require_vec(self, self.src, self.result)
+        a, b = _tile(self.src, "cast source"), _tile(self.result, "cast result")
+        if not _same_shape(a.get_shape(), b.get_shape()):
+            raise VerifyException("cast cannot change the shape")
+
+
+class _ReduceOp(_UnaryTileOp):
+    """`%m = pto.row_max %a : [M,N] -> [M,1]` (row ops) / `pto.col_max %a : [M,N] -> [1,N]` (col ops)."""
+
+    AFFINITY: ClassVar[str] = "vector"
+    AXIS: ClassVar[int] = 1
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _require_vec(self, self.src, self.result)
+        a, b = _tile(self.src, "reduction source"), _tile(self.result, "reduction result")
+        if a.rank != 2:
+            raise VerifyException(f"'{self.name}' needs a 2-D tile, got rank {a.rank}")
+        m, n = a.get_shape()
+        expect = [m, 1] if self.AXIS == 1 else [1, n]
+        if not _same_shape(expect, b.get_shape()):
+            raise VerifyException(
+                f"'{self.name}' of {_fmt_shape(a.get_shape())} must have shape {_fmt_shape(expect)}, "
+                f"got {_fmt_shape(b.get_shape())}"
+            )
+        if a.element_type != b.element_type:
+            raise VerifyException(f"'{self.name}' cannot change the element type")
+
+
+def _mk_reduce(op_name: str, axis: int) -> type:
+    cls = type(
+        op_name.split(".")[1].title().replace("_", "") + "Op",
+        (_ReduceOp,),
+        {"name": op_name, "AXIS": axis, "__annotations__": {"AXIS": ClassVar[int]}, "__doc__": f"reduce over dim {axis}"},
+    )
+    return irdl_op_definition(cls)
+
+
+RowSumOp = _mk_reduce("pto.row_sum", 1)
+RowMaxOp = _mk_reduce("pto.row_max", 1)
+RowMinOp = _mk_reduce("pto.row_min", 1)
+ColSumOp = _mk_reduce("pto.col_sum", 0)
+ColMaxOp = _mk_reduce("pto.col_max", 0)
+ColMinOp = _mk_reduce("pto.col_min", 0)
+REDUCE_OPS = (RowSumOp, RowMaxOp, RowMinOp, ColSumOp, ColMaxOp, ColMinOp)
+
+
+class _ExpandOp(IRDLOperation):
+    """`%d = pto.row_expand_sub %a, %m : T, [M,1]` — broadcast `%m` over the row (col ops: `[1,N]`)."""
+
+    AFFINITY: ClassVar[str] = "vector"
+    AXIS: ClassVar[int] = 1
+    T: ClassVar = VarConstraint("T", base(TileType))
+    src = operand_def(T)
+    operand = operand_def(TileType)
+    result = result_def(T)
+    assembly_format = "$src `,` $operand attr-dict `:` type($src) `,` type($operand)"
+    traits = traits_def(Pure())
+
+    def __init__(self, src: SSAValue, operand: SSAValue):
+        super().__init__(operands=[src, operand], result_types=[src.type])
+
+    def verify_(self) -> None:
+        _require_vec(self, self.src, self.operand)
+        a, b = _tile(self.src, "broadcast source"), _tile(self.operand, "broadcast operand")
+        if a.rank != 2:
+            raise VerifyException(f"'{self.name}' needs a 2-D tile, got rank {a.rank}")
+        m, n = a.get_shape()
+        expect = [m, 1] if self.AXIS == 1 else [1, n]
+        if not _same_shape(expect, b.get_shape()):
+            raise VerifyException(
+                f"'{self.name}' operand must have shape {_fmt_shape(expect)}, got {_fmt_shape(b.get_shape())}"
+            )
+        if a.element_type != b.element_type:
+            raise VerifyException(f"'{self.name}' operands must have the same element type")
+
+
+def _mk_expand(op_name: str, axis: int) -> type:
+    cls = type(
+        op_name.split(".")[1].title().replace("_", "") + "Op",
+        (_ExpandOp,),
+        {"name": op_name, "AXIS": axis, "__annotations__": {"AXIS": ClassVar[int]}, "__doc__": f"broadcast along dim {axis}"},
+    )
+    return irdl_op_definition(cls)
+
+
+RowExpandAddOp = _mk_expand("pto.row_expand_add", 1)
+RowExpandSubOp = _mk_expand("pto.row_expand_sub", 1)
+RowExpandMulOp = _mk_expand("pto.row_expand_mul", 1)
+RowExpandDivOp = _mk_expand("pto.row_expand_div", 1)
+ColExpandAddOp = _mk_expand("pto.col_expand_add", 0)
+ColExpandSubOp = _mk_expand("pto.col_expand_sub", 0)
+ColExpandMulOp = _mk_expand("pto.col_expand_mul", 0)
+ColExpandDivOp = _mk_expand("pto.col_expand_div", 0)
+EXPAND_OPS = (
+    RowExpandAddOp,
+    RowExpandSubOp,
+    RowExpandMulOp,
+    RowExpandDivOp,
+    ColExpandAddOp,
+    ColExpandSubOp,
+    ColExpandMulOp,
+    ColExpandDivOp,
+)
+
+
+@irdl_op_definition
+class GetSubblockIdxOp(IRDLOperation):
+    """`%i = pto.get_subblock_idx : index` — the AIV lane (0 or 1) this code runs on."""
+
+    name = "pto.get_subblock_idx"
+    AFFINITY: ClassVar[str] = "vector"
+    result = result_def(IndexType)
+    assembly_format = "attr-dict `:` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Split boundaries and regions
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _check_split_attr(op: Operation, hi: int) -> int:
+    _check_int_range(op, "split", 0, hi)
+    return get_int_attr(op, "split") or 0
+
+
+@irdl_op_definition
+class AivShardOp(IRDLOperation):
+    """`%h = pto.aiv_shard %qk {split = 1 : i64[, lane_stride = S]} : cube T -> half vec T` (C->V boundary)."""
+
+    name = "pto.aiv_shard"
+    AFFINITY: ClassVar[str] = "boundary"
+    src = operand_def(TileType)
+    split = attr_def(IntegerAttr)
+    lane_stride = opt_attr_def(IntegerAttr)
+    result = result_def(TileType)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, src: SSAValue, split: int, result_type: TileType, lane_stride: int | None = None):
+        attrs: dict[str, Attribute] = {"split": i64_attr(split)}
+        if lane_stride is not None:
+            attrs["lane_stride"] = i64_attr(lane_stride)
+        super().__init__(operands=[src], result_types=[result_type], attributes=attrs)
+
+    def verify_(self) -> None:
+        split = _check_split_attr(self, 2)
+        a, b = _tile(self.src, "aiv_shard operand"), _tile(self.result, "aiv_shard result")
+        if not is_cube_memory(a.space):
+            raise VerifyException(f"aiv_shard operand must be a cube-side tile, but it is in '{a.space}'")
+        _require_space(b, ("vec",), "aiv_shard result")
+        if a.element_type != b.element_type:
+            raise VerifyException("aiv_shard cannot change the element type")
+        if split == 0:
+            if not _same_shape(a.get_shape(), b.get_shape()):
+                raise VerifyException("aiv_shard with split = 0 keeps the shape")
+            return
+        if a.rank != 2:
+            raise VerifyException(f"aiv_shard with a split needs a 2-D tile, got rank {a.rank}")
+        dim = split - 1
+        expect = list(a.get_shape())
+        if expect[dim] != DYNAMIC:
+            expect[dim] = (expect[dim] + 1) // 2
+        if not _same_shape(expect, b.get_shape()):
+            raise VerifyException(
+                f"aiv_shard of {_fmt_shape(a.get_shape())} with split = {split} must have shape "
+                f"{_fmt_shape(expect)}, got {_fmt_shape(b.get_shape())}"
+            )
+        stride = get_int_attr(self, "lane_stride")
+        if self.attributes.get("lane_stride") is not None:
+            _check_int_range(self, "lane_stride", 1, None)
+            box = a.get_shape()[dim]
+            if stride is not None and box != DYNAMIC and stride > (box + 1) // 2:
+                raise VerifyException(f"aiv_shard lane_stride {stride} exceeds the lane box {(box + 1) // 2}")
+
+
+@irdl_op_definition
+class AicGatherOp(IRDLOperation):
+    """`%g = pto.aic_gather %h {split = 1 : i64} : half vec T -> full mat T` (V->C boundary)."""
+
+    name = "pto.aic_gather"
+    AFFINITY: ClassVar[str] = "boundary"
+    src = operand_def(TileType)
+    split = attr_def(IntegerAttr)
+    result = result_def(TileType)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, src: SSAValue, split: int, result_type: TileType):
+        super().__init__(operands=[src], result_types=[result_type], attributes={"split": i64_attr(split)})
+
+    def verify_(self) -> None:
+        split = _check_split_attr(self, 2)
+        a, b = _tile(self.src, "aic_gather operand"), _tile(self.result, "aic_gather result")
+        _require_space(a, ("vec",), "aic_gather operand")
+        _require_space(b, ("mat",), "aic_gather result")
+        if a.element_type != b.element_type:
+            raise VerifyException("aic_gather cannot change the element type")
+        if split == 0:
+            if not _same_shape(a.get_shape(), b.get_shape()):
+                raise VerifyException("aic_gather with split = 0 keeps the shape")
+            return
+        if a.rank != 2:
+            raise VerifyException(f"aic_gather with a split needs a 2-D tile, got rank {a.rank}")
+        dim = split - 1
+        expect = list(a.get_shape())
+        if expect[dim] != DYNAMIC:
+            expect[dim] *= 2
+        if not _same_shape(expect, b.get_shape()):
+            raise VerifyException(
+                f"aic_gather of {_fmt_shape(a.get_shape())} with split = {split} must have shape "
+                f"{_fmt_shape(expect)}, got {_fmt_shape(b.get_shape())}"
+            )
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """`pto.yield %v : T` — terminator of `pto.split_aiv_scope`."""
+
+    name = "pto.yield"
+    AFFINITY: ClassVar[str] = "shared"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        values = []
+        attrs: dict[str, Attribute] = {}
+        first = parser.parse_optional_operand()
+        if first is not None:
+            values.append(first)
+            while parser.parse_optional_punctuation(",") is not None:
+                values.append(parser.parse_operand())
+        attrs = parser.parse_optional_attr_dict()
+        if values:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            if len(types) != len(values):
+                parser.raise_error(f"pto.yield has {len(values)} values but {len(types)} types")
+        op = cls(*values)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.values:
+            printer.print_string(" ")
+            printer.print_list(self.values, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        if self.values:
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.values], printer.print_attribute)
+
+
+@irdl_op_definition
+class SplitAivScopeOp(IRDLOperation):
+    """A `pl.split_aiv` region: the body runs on both AIV lanes; `%aiv_id` is the lane index.
+
+    `%r = pto.split_aiv_scope up_down (%aiv_id) -> (T) { ... pto.yield %v : T }`.
+    `mode` none is task-parallel (the author dispatches by `%aiv_id`); up_down/left_right split the data."""
+
+    name = "pto.split_aiv_scope"
+    AFFINITY: ClassVar[str] = "region"
+    mode = attr_def(SplitAttr)
+    res = var_result_def()
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(self, mode: str, result_types: Sequence[Attribute], body: Region):
+        super().__init__(result_types=[list(result_types)], regions=[body], attributes={"mode": SplitAttr(mode)})
+
+    @property
+    def aiv_id(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SplitAivScopeOp:
+        pos = parser.pos
+        mode = parser.parse_identifier(" (split mode none, up_down or left_right) expected")
+        if mode not in SPLIT_MODES:
+            parser.raise_error(f"unknown split mode '{mode}', expected one of: {', '.join(SPLIT_MODES)}", pos, parser.pos)
+        parser.parse_punctuation("(")
+        arg = parser.parse_argument(expect_type=False).resolve(IndexType())
+        parser.parse_punctuation(")")
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region([arg])
+        op = cls(mode, types, body)
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.mode.data} (")
+        printer.print_ssa_value(self.aiv_id)
+        printer.print_string(")")
+        if self.res:
+            printer.print_string(" -> (")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("mode",), print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    def verify_(self) -> None:
+        block = self.body.block
+        if len(block.args) != 1 or not isinstance(block.args[0].type, IndexType):
+            raise VerifyException("split_aiv_scope body must have exactly one 'index' argument (the lane id)")
+        term = block.last_op
+        if not isinstance(term, YieldOp):
+            raise VerifyException("split_aiv_scope body must end with pto.yield")
+        if [v.type for v in term.values] != [r.type for r in self.res]:
+            raise VerifyException("split_aiv_scope yield types must match its result types")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cross-core transfer
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _TransferAttrs:
+    def _check_transfer_attrs(self: Operation) -> None:  # type: ignore[misc]
+        _check_int_range(self, "split", 0, 4)
+        _check_int_range(self, "id", 0, None, required=False)
+        _check_int_range(self, "lane_stride", 1, None, required=False)
+
+
+class _TPushOp(IRDLOperation, _TransferAttrs):
+    ROLE: ClassVar[str] = "tpush"
+    tile = operand_def(TileType)
+    split = attr_def(IntegerAttr)
+    id = opt_attr_def(IntegerAttr)
+    lane_stride = opt_attr_def(IntegerAttr)
+    assembly_format = "$tile attr-dict `:` type($tile)"
+
+    def __init__(self, tile: SSAValue, split: int = 0, id: int | None = None, lane_stride: int | None = None):
+        attrs: dict[str, Attribute] = {"split": i64_attr(split)}
+        if id is not None:
+            attrs["id"] = i64_attr(id)
+        if lane_stride is not None:
+            attrs["lane_stride"] = i64_attr(lane_stride)
+        super().__init__(operands=[tile], attributes=attrs)
+
+    def verify_(self) -> None:
+        self._check_transfer_attrs()
+
+
+@irdl_op_definition
+class TPushToAivOp(_TPushOp):
+    """`pto.tpush_to_aiv %t {split = 0 : i64} : T` — the cube pushes a tile to the vector side (C->V)."""
+
+    name = "pto.tpush_to_aiv"
+    AFFINITY: ClassVar[str] = "cube"
+    DIRECTION: ClassVar[str] = "c2v"
+
+    def verify_(self) -> None:
+        super().verify_()
+        t = _tile(self.tile, "tpush_to_aiv operand")
+        if not is_cube_memory(t.space):
+            raise VerifyException(f"tpush_to_aiv sends a cube-side tile, but its operand is in '{t.space}'")
+
+
+@irdl_op_definition
+class TPushToAicOp(_TPushOp):
+    """`pto.tpush_to_aic %t {split = 0 : i64} : T` — a vector lane pushes a tile to the cube (V->C)."""
+
+    name = "pto.tpush_to_aic"
+    AFFINITY: ClassVar[str] = "vector"
+    DIRECTION: ClassVar[str] = "v2c"
+
+    def verify_(self) -> None:
+        super().verify_()
+        _require_space(_tile(self.tile, "tpush_to_aic operand"), ("vec",), "tpush_to_aic operand")
+
+
+class _TPopOp(IRDLOperation, _TransferAttrs):
+    ROLE: ClassVar[str] = "tpop"
+    split = attr_def(IntegerAttr)
+    id = opt_attr_def(IntegerAttr)
+    lane_stride = opt_attr_def(IntegerAttr)
+    result = result_def(TileType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: TileType, split: int = 0, id: int | None = None, lane_stride: int | None = None):
+        attrs: dict[str, Attribute] = {"split": i64_attr(split)}
+        if id is not None:
+            attrs["id"] = i64_attr(id)
+        if lane_stride is not None:
+            attrs["lane_stride"] = i64_attr(lane_stride)
+        super().__init__(result_types=[result_type], attributes=attrs)
+
+    def verify_(self) -> None:
+        self._check_transfer_attrs()
+
+
+@irdl_op_definition
+class TPopFromAicOp(_TPopOp):
+    """`%p = pto.tpop_from_aic {split = 0 : i64} : T` — a vector lane takes the next C->V slot."""
+
+    name = "pto.tpop_from_aic"
+    AFFINITY: ClassVar[str] = "vector"
+    DIRECTION: ClassVar[str] = "c2v"
+
+
+@irdl_op_definition
+class TPopFromAivOp(_TPopOp):
+    """`%p = pto.tpop_from_aiv {split = 0 : i64} : T` — the cube takes the next V->C slot."""
+
+    name = "pto.tpop_from_aiv"
+    AFFINITY: ClassVar[str] = "cube"
+    DIRECTION: ClassVar[str] = "v2c"
+
+
+class _TFreeOp(IRDLOperation):
+    ROLE: ClassVar[str] = "tfree"
+    tile = operand_def(TileType)
+    id = opt_attr_def(IntegerAttr)
+    assembly_format = "$tile attr-dict `:` type($tile)"
+
+    def __init__(self, tile: SSAValue, id: int | None = None):
+        attrs: dict[str, Attribute] = {}
+        if id is not None:
+            attrs["id"] = i64_attr(id)
+        super().__init__(operands=[tile], attributes=attrs)
+
+    def verify_(self) -> None:
+        _check_int_range(self, "id", 0, None, required=False)
+
+
+@irdl_op_definition
+class TFreeToAicOp(_TFreeOp):
+    """`pto.tfree_to_aic %p : T` — a vector lane releases a popped C->V slot back to the cube."""
+
+    name = "pto.tfree_to_aic"
+    AFFINITY: ClassVar[str] = "vector"
+    DIRECTION: ClassVar[str] = "c2v"
+
+
+@irdl_op_definition
+class TFreeToAivOp(_TFreeOp):
+    """`pto.tfree_to_aiv %p : T` — the cube releases a popped V->C slot back to the vector side."""
+
+    name = "pto.tfree_to_aiv"
+    AFFINITY: ClassVar[str] = "cube"
+    DIRECTION: ClassVar[str] = "v2c"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pipe setup
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ReserveBufferOp(IRDLOperation):
+    """`%rb = pto.reserve_buffer {name = "..", size = N : i64, base = -1 : i64} : i32` — consumer-side slot ring."""
+
+    name = "pto.reserve_buffer"
+    AFFINITY: ClassVar[str] = "shared"
+    ROLE: ClassVar[str] = "setup"
+    buffer_name = attr_def(StringAttr, attr_name="name")
+    size = attr_def(IntegerAttr)
+    base_addr = attr_def(IntegerAttr, attr_name="base")
+    result = result_def(i32)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, name: str, size: int, base: int = -1):
+        super().__init__(
+            result_types=[i32],
+            attributes={"name": StringAttr(name), "size": i64_attr(size), "base": i64_attr(base)},
+        )
+
+    def verify_(self) -> None:
+        _check_int_range(self, "size", 1, None)
+        _check_int_range(self, "base", -1, None)
+
+
+@irdl_op_definition
+class ImportPeerBufferOp(IRDLOperation):
+    """`%ib = pto.import_peer_buffer {name = "..", peer_func = @f_aiv} : i32` — the producer's view of the ring."""
+
+    name = "pto.import_peer_buffer"
+    AFFINITY: ClassVar[str] = "shared"
+    ROLE: ClassVar[str] = "setup"
+    buffer_name = attr_def(StringAttr, attr_name="name")
+    peer_func = attr_def(SymbolRefAttr)
+    result = result_def(i32)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, name: str, peer_func: str):
+        super().__init__(
+            result_types=[i32], attributes={"name": StringAttr(name), "peer_func": SymbolRefAttr(peer_func)}
+        )
+
+
+class _InitializePipeOp(IRDLOperation):
+    ROLE: ClassVar[str] = "setup"
+    c2v_buffer = operand_def(i32)
+    v2c_buffer = operand_def(i32)
+    dir_mask = attr_def(IntegerAttr)
+    slot_size = attr_def(IntegerAttr)
+    slot_num = opt_attr_def(IntegerAttr)
+    local_slot_num = opt_attr_def(IntegerAttr)
+    id = opt_attr_def(IntegerAttr)
+    assembly_format = "$c2v_buffer `,` $v2c_buffer attr-dict `:` type($c2v_buffer) `,` type($v2c_buffer)"
+
+    def __init__(
+        self,
+        c2v: SSAValue,
+        v2c: SSAValue,
+        dir_mask: int,
+        slot_size: int,
+        slot_num: int | None = None,
+        local_slot_num: int | None = None,
+        id: int | None = None,
+    ):
+        attrs: dict[str, Attribute] = {"dir_mask": i64_attr(dir_mask), "slot_size": i64_attr(slot_size)}
+        if slot_num is not None:
+            attrs["slot_num"] = i64_attr(slot_num)
+        if local_slot_num is not None:
+            attrs["local_slot_num"] = i64_attr(local_slot_num)
+        if id is not None:
+            attrs["id"] = i64_attr(id)
+        super().__init__(operands=[c2v, v2c], attributes=attrs)
+
+    def verify_(self) -> None:
+        _check_int_range(self, "dir_mask", 1, 3)
+        _check_int_range(self, "slot_size", 1, None)
+        _check_int_range(self, "slot_num", 1, None, required=False)
+        _check_int_range(self, "local_slot_num", 1, None, required=False)
+        _check_int_range(self, "id", 0, None, required=False)
+        sn, lsn = get_int_attr(self, "slot_num"), get_int_attr(self, "local_slot_num")
+        if sn is not None and lsn is not None and lsn > sn:
+            raise VerifyException(f"'{self.name}' local_slot_num {lsn} exceeds slot_num {sn}")
+
+
+@irdl_op_definition
+class AicInitializePipeOp(_InitializePipeOp):
+    """`pto.aic_initialize_pipe %c2v, %v2c {dir_mask, slot_size, slot_num} : i32, i32` — cube side."""
+
+    name = "pto.aic_initialize_pipe"
+    AFFINITY: ClassVar[str] = "cube"
+
+
+@irdl_op_definition
+class AivInitializePipeOp(_InitializePipeOp):
+    """`pto.aiv_initialize_pipe %c2v, %v2c {dir_mask, slot_size, slot_num} : i32, i32` — vector side."""
+
+    name = "pto.aiv_initialize_pipe"
+    AFFINITY: ClassVar[str] = "vector"
+
+
+ALL_OPS: list[type[Operation]] = [
+    CreateTensorOp,
+    LoadOp,
+    StoreOp,
+    MoveOp,
+    ReshapeOp,
+    TransposeOp,
+    TransposeViewOp,
+    SliceOp,
+    SetValidShapeOp,
+    CreateOp,
+    FullOp,
+    CiOp,
+    RandomOp,
+    MatmulOp,
+    MatmulAccOp,
+    MatmulBiasOp,
+    GemvOp,
+    GemvAccOp,
+    GemvBiasOp,
+    BatchMatmulOp,
+    BatchMatmulAccOp,
+    *BINARY_OPS,
+    *SCALAR_OPS,
+    *UNARY_OPS,
+    CastOp,
+    *REDUCE_OPS,
+    *EXPAND_OPS,
+    GetSubblockIdxOp,
+    AivShardOp,
+    AicGatherOp,
+    YieldOp,
+    SplitAivScopeOp,
+    TPushToAivOp,
+    TPushToAicOp,
+    TPopFromAicOp,
+    TPopFromAivOp,
+    TFreeToAicOp,
+    TFreeToAivOp,
+    ReserveBufferOp,
+    ImportPeerBufferOp,
+    AicInitializePipeOp,
+    AivInitializePipeOp,
+]
+
+MATMUL_OPS = (MatmulOp, MatmulAccOp, MatmulBiasOp, GemvOp, GemvAccOp, GemvBiasOp, BatchMatmulOp, BatchMatmulAccOp)
+TPUSH_OPS = (TPushToAivOp, TPushToAicOp)
+TPOP_OPS = (TPopFromAicOp, TPopFromAivOp)
+TFREE_OPS = (TFreeToAicOp, TFreeToAivOp)
+SETUP_OPS = (ReserveBufferOp, ImportPeerBufferOp, AicInitializePipeOp, AivInitializePipeOp)

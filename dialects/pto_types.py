@@ -1,0 +1,487 @@
+"""Types and attributes of the `pto` dialect.
+
+`!pto.tensor` is a buffer in global memory (GM); `!pto.tile` is an on-chip tile with a memory space and a
+*view* (block/scatter layout, fractal size, pad value, valid region).  A tile type always stores its full view;
+the printer leaves out every field equal to the memory space's *implicit view*, so two equal types print the
+same and `print -> parse -> print` is a fixed point (see `docs/dialect.md`).
+
+Dynamic extents (shape or valid) are stored as `DYNAMIC` and printed `?`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    BFloat16Type,
+    IntAttr,
+    IntegerType,
+    StringAttr,
+)
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+DYNAMIC = DYNAMIC_INDEX
+"""Marker of a dynamic extent (printed `?`); the same value as MLIR's `ShapedType::kDynamic`."""
+
+# ---------------------------------------------------------------------------------------------------------------
+# Enumerations
+# ---------------------------------------------------------------------------------------------------------------
+
+MEMORY_SPACES = ("vec", "mat", "left", "right", "acc", "bias", "left_scale", "right_scale")
+CUBE_MEMORY_SPACES = frozenset(MEMORY_SPACES) - {"vec"}
+LAYOUTS = ("none_box", "row_major", "col_major")
+PADS = ("null", "zero", "max", "min")
+TENSOR_LAYOUTS = ("nd", "dn", "nz")
+TARGETS = ("a2a3", "a5")
+KINDS = ("opaque", "orchestration", "incore", "aic", "aiv", "group", "spmd", "inline")
+SPLIT_MODES = ("none", "up_down", "left_right")
+
+
+def is_cube_memory(space: str) -> bool:
+    """A memory space is cube-side iff it is not `vec` (the reference defines it negatively)."""
+    return space in CUBE_MEMORY_SPACES
+
+
+class _KeywordAttr(ParametrizedAttribute):
+    """Base of the one-keyword attributes `#pto.target<..>`, `#pto.kind<..>`, `#pto.split<..>`."""
+
+    value: StringAttr
+    KEYWORDS: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, value: str | StringAttr):
+        super().__init__(StringAttr(value) if isinstance(value, str) else value)
+
+    @property
+    def data(self) -> str:
+        return self.value.data
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            word = parser.parse_optional_identifier()
+            if word not in cls.KEYWORDS:
+                parser.raise_error(
+                    f"unknown {cls.name} value '{word}', expected one of: {', '.join(cls.KEYWORDS)}",
+                    pos,
+                    parser.pos,
+                )
+        return (StringAttr(word),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.value.data}>")
+
+    def verify(self) -> None:
+        if self.value.data not in self.KEYWORDS:
+            raise VerifyException(
+                f"unknown {self.name} value '{self.value.data}', expected one of: {', '.join(self.KEYWORDS)}"
+            )
+
+
+@irdl_attr_definition
+class TargetAttr(_KeywordAttr):
+    """`#pto.target<a2a3|a5>`: the backend a module is compiled for."""
+
+    name = "pto.target"
+    KEYWORDS = TARGETS
+
+
+@irdl_attr_definition
+class KindAttr(_KeywordAttr):
+    """`#pto.kind<K>`: the role of a function (incore kernel, aic/aiv half, group wrapper, ...)."""
+
+    name = "pto.kind"
+    KEYWORDS = KINDS
+
+
+@irdl_attr_definition
+class SplitAttr(_KeywordAttr):
+    """`#pto.split<none|up_down|left_right>`: how the vector part of a kernel is split over the two AIV lanes."""
+
+    name = "pto.split"
+    KEYWORDS = SPLIT_MODES
+
+    @property
+    def mode_int(self) -> int:
+        return SPLIT_MODES.index(self.value.data)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Element types
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def element_bits(elem: Attribute) -> int:
+    """Bit width of a tile/tensor element type."""
+    if isinstance(elem, IntegerType):
+        return elem.width.data
+    if isinstance(elem, Float32Type):
+        return 32
+    if isinstance(elem, Float64Type):
+        return 64
+    if isinstance(elem, (Float16Type, BFloat16Type)):
+        return 16
+    if isinstance(elem, (Float8E4M3FNType, Float8E5M2Type)):
+        return 8
+    bw = getattr(elem, "bitwidth", None)
+    if isinstance(bw, int):
+        return bw
+    raise VerifyException(f"unsupported element type {elem}")
+
+
+def is_element_type(elem: Attribute) -> bool:
+    try:
+        element_bits(elem)
+    except VerifyException:
+        return False
+    return True
+
+
+def _dim_str(d: int) -> str:
+    return "?" if d == DYNAMIC else str(d)
+
+
+def _parse_dim(parser: AttrParser) -> int:
+    if parser.parse_optional_punctuation("?") is not None:
+        return DYNAMIC
+    return parser.parse_integer(allow_boolean=False, allow_negative=False, context_msg=" or '?' expected")
+
+
+def _int_array(values: Sequence[int]) -> ArrayAttr[IntAttr]:
+    return ArrayAttr(tuple(IntAttr(v) for v in values))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# !pto.tensor
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class TensorType(ParametrizedAttribute, TypeAttribute):
+    """`!pto.tensor<16x128xbf16[, dn]>`: a buffer in global memory; passing it passes a reference."""
+
+    name = "pto.tensor"
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    layout: StringAttr
+
+    def __init__(self, shape: Sequence[int], element_type: Attribute, layout: str = "nd"):
+        super().__init__(_int_array(shape), element_type, StringAttr(layout))
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            shape, elem = parser.parse_ranked_shape()
+            shape = [DYNAMIC if d == DYNAMIC_INDEX else d for d in shape]
+            layout = "nd"
+            if parser.parse_optional_punctuation(",") is not None:
+                pos = parser.pos
+                layout = parser.parse_identifier(" (tensor layout nd, dn or nz) expected")
+                if layout not in TENSOR_LAYOUTS:
+                    parser.raise_error(
+                        f"unknown tensor layout '{layout}', expected one of: {', '.join(TENSOR_LAYOUTS)}",
+                        pos,
+                        parser.pos,
+                    )
+        return (_int_array(shape), elem, StringAttr(layout))
+
+    def print_parameters(self, printer: Printer) -> None:
+        dims = "x".join(_dim_str(d) for d in self.get_shape())
+        printer.print_string("<" + (dims + "x" if dims else ""))
+        printer.print_attribute(self.element_type)
+        if self.layout.data != "nd":
+            printer.print_string(f", {self.layout.data}")
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if not is_element_type(self.element_type):
+            raise VerifyException(f"!pto.tensor element type must be a numeric type, got {self.element_type}")
+        if self.layout.data not in TENSOR_LAYOUTS:
+            raise VerifyException(f"unknown tensor layout '{self.layout.data}'")
+        for d in self.get_shape():
+            if d != DYNAMIC and d < 0:
+                raise VerifyException("!pto.tensor dimensions must be non-negative or '?'")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# !pto.tile
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TileView:
+    """The view fields of a tile type (layouts, fractal bytes, pad value)."""
+
+    blayout: str
+    slayout: str
+    fractal: int
+    pad: str = "null"
+
+
+def implicit_view(shape: Sequence[int], space: str) -> TileView:
+    """The view a memory space gives a tile when none is written (the canonical, omitted form)."""
+    column = len(shape) == 2 and shape[1] == 1 and shape[0] != 1
+    flat_b = "col_major" if column else "row_major"
+    if space in ("mat", "left"):
+        return TileView("col_major", "row_major", 512)
+    if space == "right":
+        return TileView("row_major", "col_major", 512)
+    if space == "acc":
+        return TileView("col_major", "row_major", 1024)
+    if space == "left_scale":
+        return TileView("row_major", "row_major", 32)
+    if space == "right_scale":
+        return TileView("col_major", "col_major", 32)
+    return TileView(flat_b, "none_box", 512)
+
+
+NZ = ("col_major", "row_major")
+ZN = ("row_major", "col_major")
+
+
+@irdl_attr_definition
+class TileType(ParametrizedAttribute, TypeAttribute):
+    """`!pto.tile<16x128xf32, vec[, blayout = .., slayout = .., fractal = N, pad = .., valid = [..]]>`.
+
+    All view fields are stored; use `TileType.get` to build one with the implicit view filled in.
+    """
+
+    name = "pto.tile"
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    memory_space: StringAttr
+    blayout: StringAttr
+    slayout: StringAttr
+    fractal: IntAttr
+    pad: StringAttr
+    valid: ArrayAttr[IntAttr]
+
+    @staticmethod
+    def get(
+        shape: Sequence[int],
+        element_type: Attribute,
+        memory_space: str,
+        *,
+        blayout: str | None = None,
+        slayout: str | None = None,
+        fractal: int | None = None,
+        pad: str | None = None,
+        valid: Sequence[int] | None = None,
+    ) -> TileType:
+        imp = implicit_view(shape, memory_space)
+        return TileType(
+            _int_array(shape),
+            element_type,
+            StringAttr(memory_space),
+            StringAttr(blayout if blayout is not None else imp.blayout),
+            StringAttr(slayout if slayout is not None else imp.slayout),
+            IntAttr(fractal if fractal is not None else imp.fractal),
+            StringAttr(pad if pad is not None else imp.pad),
+            _int_array(valid if valid is not None else shape),
+        )
+
+    # -- accessors -----------------------------------------------------------------------------------------
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)
+
+    def get_valid(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.valid.data)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape.data)
+
+    @property
+    def space(self) -> str:
+        return self.memory_space.data
+
+    @property
+    def view(self) -> TileView:
+        return TileView(self.blayout.data, self.slayout.data, self.fractal.data, self.pad.data)
+
+    @property
+    def layouts(self) -> tuple[str, str]:
+        return (self.blayout.data, self.slayout.data)
+
+    def is_static(self) -> bool:
+        return all(d != DYNAMIC for d in self.get_shape())
+
+    def is_fully_valid(self) -> bool:
+        return self.get_valid() == self.get_shape()
+
+    def with_(
+        self,
+        *,
+        shape: Sequence[int] | None = None,
+        element_type: Attribute | None = None,
+        memory_space: str | None = None,
+        blayout: str | None = None,
+        slayout: str | None = None,
+        fractal: int | None = None,
+        pad: str | None = None,
+        valid: Sequence[int] | None = None,
+        reset_view: bool = False,
+    ) -> TileType:
+        """A copy with some fields replaced.
+
+        `reset_view=True` recomputes the implicit view of the (new) memory space for every view field not given;
+        otherwise the current view is kept.  A new `shape` without a `valid` makes the tile fully valid.
+        """
+        new_shape = list(shape) if shape is not None else list(self.get_shape())
+        new_valid = list(valid) if valid is not None else (new_shape if shape is not None else list(self.get_valid()))
+        space = memory_space if memory_space is not None else self.space
+        if reset_view:
+            return TileType.get(
+                new_shape,
+                element_type or self.element_type,
+                space,
+                blayout=blayout,
+                slayout=slayout,
+                fractal=fractal,
+                pad=pad if pad is not None else self.pad.data,
+                valid=new_valid,
+            )
+        return TileType.get(
+            new_shape,
+            element_type or self.element_type,
+            space,
+            blayout=blayout if blayout is not None else self.blayout.data,
+            slayout=slayout if slayout is not None else self.slayout.data,
+            fractal=fractal if fractal is not None else self.fractal.data,
+            pad=pad if pad is not None else self.pad.data,
+            valid=new_valid,
+        )
+
+    # -- syntax --------------------------------------------------------------------------------------------
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            shape, elem = parser.parse_ranked_shape()
+            shape = [DYNAMIC if d == DYNAMIC_INDEX else d for d in shape]
+            parser.parse_punctuation(",", " (memory space) expected after the element type")
+            pos = parser.pos
+            space = parser.parse_identifier(" (memory space) expected")
+            if space not in MEMORY_SPACES:
+                parser.raise_error(
+                    f"unknown memory space '{space}', expected one of: {', '.join(MEMORY_SPACES)}", pos, parser.pos
+                )
+            fields: dict[str, object] = {}
+            while parser.parse_optional_punctuation(",") is not None:
+                pos = parser.pos
+                key = parser.parse_identifier(" (tile view field) expected")
+                if key in fields:
+                    parser.raise_error(f"tile view field '{key}' given twice", pos, parser.pos)
+                parser.parse_punctuation("=")
+                if key in ("blayout", "slayout"):
+                    vpos = parser.pos
+                    value = parser.parse_identifier()
+                    if value not in LAYOUTS:
+                        parser.raise_error(
+                            f"unknown {key} '{value}', expected one of: {', '.join(LAYOUTS)}", vpos, parser.pos
+                        )
+                    fields[key] = value
+                elif key == "pad":
+                    vpos = parser.pos
+                    value = parser.parse_identifier()
+                    if value not in PADS:
+                        parser.raise_error(f"unknown pad '{value}', expected one of: {', '.join(PADS)}", vpos, parser.pos)
+                    fields[key] = value
+                elif key == "fractal":
+                    fields[key] = parser.parse_integer(allow_boolean=False, allow_negative=False)
+                elif key == "valid":
+                    fields[key] = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _parse_dim(parser))
+                else:
+                    parser.raise_error(
+                        f"unknown tile view field '{key}', expected blayout, slayout, fractal, pad or valid",
+                        pos,
+                        parser.pos,
+                    )
+        imp = implicit_view(shape, space)
+        valid = fields.get("valid", shape)
+        return (
+            _int_array(shape),
+            elem,
+            StringAttr(space),
+            StringAttr(fields.get("blayout", imp.blayout)),  # type: ignore[arg-type]
+            StringAttr(fields.get("slayout", imp.slayout)),  # type: ignore[arg-type]
+            IntAttr(fields.get("fractal", imp.fractal)),  # type: ignore[arg-type]
+            StringAttr(fields.get("pad", imp.pad)),  # type: ignore[arg-type]
+            _int_array(valid),  # type: ignore[arg-type]
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        shape = self.get_shape()
+        dims = "x".join(_dim_str(d) for d in shape)
+        printer.print_string("<" + (dims + "x" if dims else ""))
+        printer.print_attribute(self.element_type)
+        printer.print_string(f", {self.space}")
+        imp = implicit_view(shape, self.space)
+        if self.blayout.data != imp.blayout:
+            printer.print_string(f", blayout = {self.blayout.data}")
+        if self.slayout.data != imp.slayout:
+            printer.print_string(f", slayout = {self.slayout.data}")
+        if self.fractal.data != imp.fractal:
+            printer.print_string(f", fractal = {self.fractal.data}")
+        if self.pad.data != imp.pad:
+            printer.print_string(f", pad = {self.pad.data}")
+        if self.get_valid() != shape:
+            printer.print_string(", valid = [" + ", ".join(_dim_str(d) for d in self.get_valid()) + "]")
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if not is_element_type(self.element_type):
+            raise VerifyException(f"!pto.tile element type must be a numeric type, got {self.element_type}")
+        if self.space not in MEMORY_SPACES:
+            raise VerifyException(f"unknown memory space '{self.space}'")
+        for f in (self.blayout, self.slayout):
+            if f.data not in LAYOUTS:
+                raise VerifyException(f"unknown tile layout '{f.data}'")
+        if self.pad.data not in PADS:
+            raise VerifyException(f"unknown pad value '{self.pad.data}'")
+        if self.fractal.data <= 0:
+            raise VerifyException("tile fractal size must be positive")
+        shape, valid = self.get_shape(), self.get_valid()
+        if len(valid) != len(shape):
+            raise VerifyException(f"tile valid region has rank {len(valid)} but the tile has rank {len(shape)}")
+        for d, v in zip(shape, valid):
+            if d != DYNAMIC and d < 0:
+                raise VerifyException("tile dimensions must be non-negative or '?'")
+            if v != DYNAMIC and (v < 0 or (d != DYNAMIC and v > d)):
+                raise VerifyException(f"tile valid extent {v} lies outside its dimension of {_dim_str(d)}")
+
+
+def tile_bytes(tile: TileType) -> int | None:
+    """Byte size of a tile: ceil(product of the shape x element bits / 8); None if a dimension is dynamic."""
+    n = 1
+    for d in tile.get_shape():
+        if d == DYNAMIC:
+            return None
+        n *= d
+    return (n * element_bits(tile.element_type) + 7) // 8
+
+
+def format_type(t: Attribute) -> str:
+    """The printed form of a type, for diagnostics."""
+    return str(t)

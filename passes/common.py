@@ -1,0 +1,47 @@
+"""Helpers shared by the passes: locations, names, targets, function attributes."""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_types import KindAttr, SplitAttr, TargetAttr
+
+
+def with_loc(new: Operation, old: Operation) -> Operation:
+    """Give `new` the source location of the op it replaces or derives from."""
+    new.location = old.location
+    return new
+
+
+def not_implemented(pass_name: str, module: ModuleOp) -> PtoError:
+    return PtoError(f"pass '{pass_name}' is not implemented yet", op=module)
+
+
+def require_target(module: ModuleOp, pass_name: str) -> str:
+    """The module's backend (`a2a3` or `a5`); a located error if it has none."""
+    attr = module.attributes.get("pto.target")
+    if not isinstance(attr, TargetAttr):
+        raise PtoError(
+            f"{pass_name} depends on the backend, but the module has no 'pto.target' attribute; "
+            "add `attributes {pto.target = #pto.target<a2a3>}` (or <a5>) to the builtin.module",
+            op=module,
+        )
+    return attr.data
+
+
+def kind_of(f: func.FuncOp) -> str | None:
+    attr = f.attributes.get("pto.kind")
+    return attr.data if isinstance(attr, KindAttr) else None
+
+
+def set_kind(f: func.FuncOp, kind: str) -> None:
+    f.attributes["pto.kind"] = KindAttr(kind)
+
+
+def split_mode(f: func.FuncOp) -> str:
+    """The function's split mode: `none` when absent."""
+    attr = f.attributes.get("pto.split")
+    return attr.data if isinstance(attr, SplitAttr) else "none"

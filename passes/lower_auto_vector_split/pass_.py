@@ -1,0 +1,14 @@
+"""LowerAutoVectorSplit (placeholder until the pass lands: fails honestly instead of doing nothing)."""
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from ..common import not_implemented
+
+
+class LowerAutoVectorSplitPass(ModulePass):
+    name = "lower-auto-vector-split"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        raise not_implemented(self.name, op)

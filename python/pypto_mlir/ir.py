@@ -1,0 +1,87 @@
+"""Parsing, printing and verification of `pto` modules.
+
+`parse_module` records the source position of every operation as a `FileLineColLoc`, so that verifiers and
+passes can report `file:line:col`; passes copy the location of the op they rewrite onto the ops they create.
+"""
+
+from __future__ import annotations
+
+import bisect
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects.arith import Arith
+from xdsl.dialects.builtin import Builtin, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.func import Func
+from xdsl.dialects.scf import Scf
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+
+from pypto_mlir.dialects import PTO
+
+from .diagnostics import PtoError, SourceLoc
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context with the dialects pto programs use: builtin, func, arith, scf and pto."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for d in (Builtin, Func, Arith, Scf, PTO):
+        ctx.load_dialect(d)
+    return ctx
+
+
+class LocatedParser(Parser):
+    """An xDSL parser that stamps each parsed op with its `file:line:col` (unless the text gives a `loc`)."""
+
+    def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self._name_attr = StringAttr(name)
+        self._line_offset = line_offset
+        self._line_starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self._line_starts.append(i + 1)
+
+    def _loc_at(self, pos: int) -> FileLineColLoc:
+        line = bisect.bisect_right(self._line_starts, pos) - 1
+        col = pos - self._line_starts[line] + 1
+        return FileLineColLoc(self._name_attr, IntAttr(line + 1 + self._line_offset), IntAttr(col))
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            op.location = self._loc_at(start)
+        return op
+
+
+def parse_error_to_pto(e: ParseError, line_offset: int = 0) -> PtoError:
+    loc = e.span.get_location()
+    return PtoError(_strip(e.msg), loc=SourceLoc(loc.file, loc.line + line_offset, loc.col))
+
+
+def _strip(msg: str) -> str:
+    return msg.strip().rstrip(".") if msg else "parse error"
+
+
+def parse_module(text: str, name: str = "<stdin>", ctx: Context | None = None, line_offset: int = 0) -> ModuleOp:
+    """Parse `text` into a module; raises `PtoError` with the source location on malformed input."""
+    ctx = ctx or make_context()
+    parser = LocatedParser(ctx, text, name, line_offset)
+    try:
+        module = parser.parse_module()
+    except ParseError as e:
+        raise parse_error_to_pto(e, line_offset) from None
+    if isinstance(module.location, UnknownLoc):
+        module.location = parser._loc_at(0)
+    return module
+
+
+def print_module(op: Operation, generic: bool = False, debuginfo: bool = False) -> str:
+    out = StringIO()
+    printer = Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.print_op(op)
+    out.write("\n")
+    return out.getvalue()

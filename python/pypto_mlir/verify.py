@@ -1,0 +1,108 @@
+"""The module verifier run after parsing and after every pass.
+
+It checks every op's own invariants (types, memory spaces, shapes, attribute ranges) and the `pto` attributes
+on modules and functions (`pto.target`, `pto.kind`, `pto.split`, ...), and reports the first violation as a
+`PtoError` located at the offending op.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, UnitAttr
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+from pypto_mlir.dialects.pto_types import KindAttr, SplitAttr, TargetAttr
+
+from .diagnostics import PtoError
+
+UNIT_FUNC_ATTRS = ("pto.split_aiv", "pto.split_aiv_region_validated", "pto.dual_aiv_dispatch", "pto.sync_start")
+INT_FUNC_ATTRS = ("pto.slot_num", "pto.local_slot_num", "pto.core_num")
+KNOWN_FUNC_ATTRS = ("pto.kind", "pto.split", *UNIT_FUNC_ATTRS, *INT_FUNC_ATTRS)
+KNOWN_ARG_ATTRS = ("pto.out", "pto.inout")
+
+
+def _message(err: Exception) -> str:
+    cause = err.__cause__ if isinstance(err, DiagnosticException) and err.__cause__ is not None else err
+    text = str(cause).strip()
+    prefix = "Operation does not verify: "
+    if text.startswith(prefix):
+        text = text[len(prefix) :]
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def verify_op(op: Operation) -> None:
+    """Verify one op (not its nested ops)."""
+    try:
+        op.verify(verify_nested_ops=False)
+    except (VerifyException, DiagnosticException) as e:
+        msg = _message(e)
+        for prefix in (f"'{op.name}' ", f"{op.name} "):
+            if msg.startswith(prefix):
+                msg = msg[len(prefix) :]
+        raise PtoError(f"'{op.name}' op {msg}", op=op) from None
+    except Exception as e:  # a verifier must never crash the tool
+        raise PtoError(f"'{op.name}' op could not be verified: {e}", op=op) from None
+
+
+def verify_module(module: ModuleOp) -> None:
+    """Verify a whole module; raises `PtoError` at the first violation."""
+    _check_module_attrs(module)
+    for op in module.walk():
+        verify_op(op)
+        if isinstance(op, func.FuncOp):
+            _check_func_attrs(op)
+
+
+def _check_module_attrs(module: ModuleOp) -> None:
+    for name, attr in module.attributes.items():
+        if not name.startswith("pto."):
+            continue
+        if name != "pto.target":
+            raise PtoError(f"unknown module attribute '{name}' (known: pto.target)", op=module)
+        if not isinstance(attr, TargetAttr):
+            raise PtoError(f"'pto.target' must be #pto.target<a2a3|a5>, got {attr}", op=module)
+
+
+def _check_func_attrs(f: func.FuncOp) -> None:
+    for name, attr in f.attributes.items():
+        if not name.startswith("pto."):
+            continue
+        if name not in KNOWN_FUNC_ATTRS:
+            raise PtoError(
+                f"unknown function attribute '{name}' on @{f.sym_name.data} (known: {', '.join(KNOWN_FUNC_ATTRS)})",
+                op=f,
+            )
+        if name == "pto.kind" and not isinstance(attr, KindAttr):
+            raise PtoError(f"'pto.kind' must be a #pto.kind<..> attribute, got {attr}", op=f)
+        if name == "pto.split" and not isinstance(attr, SplitAttr):
+            raise PtoError(f"'pto.split' must be #pto.split<none|up_down|left_right>, got {attr}", op=f)
+        if name in UNIT_FUNC_ATTRS and not isinstance(attr, UnitAttr):
+            raise PtoError(f"'{name}' is a unit attribute, got {attr}", op=f)
+        if name in INT_FUNC_ATTRS:
+            if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
+                raise PtoError(f"'{name}' must be a positive integer, got {attr}", op=f)
+    if f.arg_attrs is not None:
+        for i, d in enumerate(f.arg_attrs.data):
+            assert isinstance(d, DictionaryAttr)
+            for name in d.data:
+                if name.startswith("pto.") and name not in KNOWN_ARG_ATTRS:
+                    raise PtoError(
+                        f"unknown argument attribute '{name}' on argument {i} of @{f.sym_name.data} "
+                        f"(known: pto.out, pto.inout)",
+                        op=f,
+                    )
+                if name in KNOWN_ARG_ATTRS and not isinstance(d.data[name], UnitAttr):
+                    raise PtoError(f"'{name}' is a unit attribute", op=f)
+
+
+def function_kind(f: func.FuncOp) -> str | None:
+    attr = f.attributes.get("pto.kind")
+    return attr.data if isinstance(attr, KindAttr) else None
+
+
+def module_target(module: ModuleOp) -> str | None:
+    attr = module.attributes.get("pto.target")
+    return attr.data if isinstance(attr, TargetAttr) else None
+
+
