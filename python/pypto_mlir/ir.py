@@ -7,6 +7,7 @@ passes can report `file:line:col`; passes copy the location of the op they rewri
 from __future__ import annotations
 
 import bisect
+import re
 from io import StringIO
 
 from xdsl.context import Context
@@ -48,6 +49,32 @@ class LocatedParser(Parser):
         line = bisect.bisect_right(self._line_starts, pos) - 1
         col = pos - self._line_starts[line] + 1
         return FileLineColLoc(self._name_attr, IntAttr(line + 1 + self._line_offset), IntAttr(col))
+
+    # Upstream MLIR prints locations with debug info as `loc(#loc3)` and defines the aliases *after* the module
+    # (`#loc3 = loc("f.mlir":7:5)`); xDSL needs an alias before its use, so these are read first.
+    _LOC_ALIAS = re.compile(r"^#[A-Za-z_][\w$.]*[ \t]*=[ \t]*loc\(", re.MULTILINE)
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        self._loc_alias_starts = {m.start() for m in self._LOC_ALIAS.finditer(self.lexer.input.content)}
+        for pos in sorted(self._loc_alias_starts):
+            self._resume_from(pos)
+            self._parse_alias_def()
+        if self._loc_alias_starts:
+            self._resume_from(0)
+        return super().parse_module(allow_implicit_module)
+
+    def _parse_alias_def(self) -> None:
+        start = self._current_token.span.start
+        if start not in getattr(self, "_loc_alias_starts", ()):
+            return super()._parse_alias_def()
+        name = self._consume_token().text
+        self.parse_punctuation("=", "after location alias name")
+        loc = self.parse_optional_location()
+        if loc is None:
+            self.raise_error("expected a location 'loc(...)'")
+        if name in self.attribute_aliases and self.attribute_aliases[name] != loc:
+            self.raise_error(f"re-declaration of alias '{name}'")
+        self.attribute_aliases[name] = loc
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
