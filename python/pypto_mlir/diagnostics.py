@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import FileLineColLoc, NameLoc
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute, Operation
 
 
@@ -37,6 +37,11 @@ def _from_attr(attr: Attribute) -> SourceLoc | None:
         return SourceLoc(attr.filename.data, attr.line.data, attr.column.data)
     if isinstance(attr, NameLoc):
         return _from_attr(attr.location)
+    # Locations upstream MLIR builds (inlining: callsite; CSE/folding: fused): the callee / first known place.
+    if isinstance(attr, CallSiteLoc):
+        return _from_attr(attr.callee) or _from_attr(attr.caller)
+    if isinstance(attr, FusedLoc):
+        return next((loc for loc in map(_from_attr, attr.locations) if loc is not None), None)
     return None
 
 
