@@ -75,4 +75,4 @@ module attributes {pto.target = #pto.target<a2a3>} {
 #loc6 = loc(callsite(#loc4 at #loc2))
 #loc7 = loc("e"(#loc6))
 
-// ERR: kernel.py:7:5: error: 'pto.exp' op {{.*}} but got !pto.tile<16x64xf32, vec>
+// ERR: kernel.py:7:5: error: 'pto.exp' op {{.*}}!pto.tile<16x64xf32, vec>
