@@ -50,3 +50,9 @@ finally:
 if _mlir_opt:
     config.available_features.add("mlir")
     config.substitutions.append((r"\bmlir-opt\b", _mlir_opt))
+elif lit_config.params.get("require_mlir", "0") not in ("", "0", "false", "False", "OFF", "off"):
+    # `cmake -DPYPTO_ENABLE_MLIR_TESTS=ON` passes --param=require_mlir=1: the mlir tests must run, not skip.
+    lit_config.fatal(
+        "require_mlir is set but upstream mlir-opt was not found; install the extra "
+        "(pip install -e '.[mlir]') or set MLIR_OPT=/path/to/mlir-opt"
+    )
