@@ -1,14 +1,227 @@
-"""ExpandMixedKernel (placeholder until the pass lands: fails honestly instead of doing nothing)."""
+"""ExpandMixedKernel: split mixed `incore` kernels into AIC + AIV kernels joined by tpush/tpop, plus a Group.
+
+Structural half (this file, `split.py`, `boundaries.py`, `repair.py`, `group.py`, `lineage.py`), following
+`expand-mixed-kernel.reference.md` §1-§3, §5, §6, §7.2; the pipe protocol half (tfree, pipe setup, GM sync, dual
+dispatch, manual V->C pushes, verifier) is called through `hooks.py`, in its documented order.
+
+Phases (module pass, driven by rewrite patterns):
+  1. prescan: which incore kernels have a Group caller, and which have another caller (Orchestration, Spmd,
+     ...) that needs the original name to keep working;
+  2. `ConvertPureIncoreKernel` (non-mixed: kind aic / aiv, `pto.split` dropped) and `ExpandMixedIncoreKernel`
+     (mixed: `@<f>_aic`, `@<f>_aiv`, and a Group `@<f>` unless only Group callers exist);
+  3. `RewriteGroupCaller`: existing Group callers call both halves directly;
+  4. once per module: `adapt_manual_v2c_pushes`, then `verify_mixed_kernel_expanded`.
+Functions of any other kind (aic, aiv, group, ...) pass through, so the pass is idempotent on its output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
 
-from ..common import not_implemented
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import SplitAivScopeOp, TransposeOp
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+
+from ..analysis.affinity import Affinity, AffinityAnalysis
+from ..common import kind_of, require_target, set_kind, split_mode
+from .boundaries import boundary_patterns
+from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function, top_level_callers
+from .hooks import (
+    adapt_manual_v2c_pushes,
+    build_pipe_setup,
+    collect_gm_syncs,
+    emit_gm_syncs,
+    finalize_tfrees,
+    stamp_dual_aiv_dispatch,
+    verify_mixed_kernel_expanded,
+)
+from .repair import finalize_split_body
+from .split import SideBody
+
+PASS_NAME = "ExpandMixedKernel"
+
+
+@dataclass
+class CallerPlan:
+    has_group_caller: bool = False
+    needs_preserved_name: bool = False
+
+    @property
+    def create_group(self) -> bool:
+        return self.needs_preserved_name or not self.has_group_caller
+
+
+@dataclass
+class ModuleState:
+    target: str
+    plans: dict[str, CallerPlan]
+    expanded: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """kernels with a Group caller to rewrite: name -> (aic name, aiv name)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# checks
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def reject_unlowered_regions(f: func.FuncOp) -> None:
+    for op in f.walk():
+        if isinstance(op, SplitAivScopeOp):
+            raise PtoError(
+                f"{PASS_NAME}: a pto.split_aiv_scope region reached the pass in '@{f.sym_name.data}'; regions are "
+                f"lowered by LowerAutoVectorSplit, so run --lower-auto-vector-split before --expand-mixed-kernel",
+                op=op,
+            )
+
+
+def check_transpose_hazard(f: func.FuncOp) -> None:
+    """§7.2: a split kernel must not transpose its split axis away (LowerAutoVectorSplit's fallback check)."""
+    if "pto.split_aiv_region_validated" in f.attributes:
+        return
+    mode = split_mode(f)
+    if mode not in ("up_down", "left_right"):
+        return
+    dim = 0 if mode == "up_down" else 1
+    for op in f.walk():
+        if not isinstance(op, TransposeOp):
+            continue
+        src = op.src.type
+        assert isinstance(src, TileType)
+        axes = op.get_axes()
+        if dim >= len(axes) or axes[dim] == dim:
+            continue
+        extent = src.get_shape()[dim]
+        if extent == 1 and extent != DYNAMIC:
+            continue
+        result = f"%{op.result.name_hint}" if op.result.name_hint else "%<unnamed>"
+        raise PtoError(
+            f"{PASS_NAME}: kernel '{f.sym_name.data}' requests pto.split<{mode}> but contains a pto.transpose "
+            f"(result '{result}') that swaps the split axis (dim {dim}): each AIV lane's half would move to the "
+            f"other dimension while the split still halves dim {dim}, so the result would have the wrong shape "
+            f"and values. Either (1) drop the split — set pto.split = #pto.split<none> — or (2) eliminate this "
+            f"transpose, e.g. take the column you need with a column slice such as pre[:, h:h+1]",
+            op=op,
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# patterns
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class ConvertPureIncoreKernel(RewritePattern):
+    """A non-mixed incore kernel: pure cube -> `aic`; pure vector or shared only -> `aiv`; `pto.split` dropped."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
+        if kind_of(op) != "incore" or not op.body.blocks:
+            return
+        roll = AffinityAnalysis(op).of_block(op.body.block)
+        if roll == Affinity.MIXED:
+            return
+        set_kind(op, "aic" if roll == Affinity.CUBE else "aiv")
+        op.attributes.pop("pto.split", None)
+        rewriter.notify_op_modified(op)
+
+
+def build_side(original: func.FuncOp, side: str, target: str, affinity: AffinityAnalysis, name: str) -> SideBody:
+    """Clone, lower the boundaries for this side, prune the other side, then repair and DCE."""
+    body = SideBody.clone_of(original, side, target, affinity)
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(boundary_patterns(body)), apply_recursively=False
+    ).rewrite_region(body.func.body)
+    body.prune_other_side()
+    if side == "aic":
+        make_aic_function(body.func, name)
+    else:
+        make_aiv_function(body.func, name)
+    finalize_split_body(body)
+    return body
+
+
+class ExpandMixedIncoreKernel(RewritePattern):
+    """A mixed incore kernel `@f` -> `@f_aic`, `@f_aiv` (and the Group `@f` when a caller needs the name)."""
+
+    def __init__(self, state: ModuleState):
+        self.state = state
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
+        if kind_of(op) != "incore" or not op.body.blocks:
+            return
+        affinity = AffinityAnalysis(op)
+        if affinity.of_block(op.body.block) != Affinity.MIXED:
+            return
+        check_transpose_hazard(op)
+        name = op.sym_name.data
+        aic_name, aiv_name = f"{name}_aic", f"{name}_aiv"
+        target = self.state.target
+        syncs = collect_gm_syncs(op, affinity)
+        aic = build_side(op, "aic", target, affinity, aic_name)
+        aiv = build_side(op, "aiv", target, affinity, aiv_name)
+        rewriter.insert_op([aic.func, aiv.func], InsertPoint.before(op))
+        emit_gm_syncs(syncs, aic.op_map(), aiv.op_map())
+        finalize_tfrees(aic.func, "aic")
+        finalize_tfrees(aiv.func, "aiv")
+        build_pipe_setup(aic.func, aiv.func, name, op, target)
+        stamp_dual_aiv_dispatch(aiv.func, op, target)
+        plan = self.state.plans.get(name, CallerPlan())
+        if plan.has_group_caller:
+            self.state.expanded[name] = (aic_name, aiv_name)
+        if plan.create_group:
+            rewriter.insert_op(build_group(op, aic_name, aiv_name), InsertPoint.before(op))
+        rewriter.erase_op(op)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the pass
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def plan_callers(module: ModuleOp) -> dict[str, CallerPlan]:
+    funcs = [f for f in module.body.block.ops if isinstance(f, func.FuncOp)]
+    plans: dict[str, CallerPlan] = {}
+    for f in funcs:
+        if kind_of(f) != "incore":
+            continue
+        plan = CallerPlan()
+        for caller in top_level_callers(funcs, f.sym_name.data):
+            if kind_of(caller) == "group":
+                plan.has_group_caller = True
+            else:
+                plan.needs_preserved_name = True
+        plans[f.sym_name.data] = plan
+    return plans
 
 
 class ExpandMixedKernelPass(ModulePass):
     name = "expand-mixed-kernel"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        raise not_implemented(self.name, op)
+        target = require_target(op, PASS_NAME)
+        for f in op.body.block.ops:
+            if isinstance(f, func.FuncOp) and kind_of(f) == "incore":
+                reject_unlowered_regions(f)
+        state = ModuleState(target, plan_callers(op))
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([ExpandMixedIncoreKernel(state), ConvertPureIncoreKernel()]),
+            apply_recursively=False,
+            walk_regions_first=False,
+        ).rewrite_module(op)
+        if state.expanded:
+            PatternRewriteWalker(RewriteGroupCaller(state.expanded), apply_recursively=False).rewrite_module(op)
+        adapt_manual_v2c_pushes(op, target)
+        verify_mixed_kernel_expanded(op)

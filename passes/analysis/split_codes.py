@@ -1,0 +1,130 @@
+"""pto-isa split codes of the tpush/tpop pairs that carry an `aiv_shard` / `aic_gather` across the cores.
+
+`aiv_shard` / `aic_gather` carry the author's split *mode* (0 none, 1 up_down, 2 left_right).  The transfer
+pair carries a pto-isa TileSplitAxis *code* (0..4), which also tells the consumer where lane 1's data starts in a
+FIFO slot (seed "split code", reference §3 "Op-driven boundaries"):
+
+| code  | pto-isa                                 | lane 1 starts at | requires        |
+|-------|-----------------------------------------|------------------|-----------------|
+| 1 / 2 | TILE_UP_DOWN / TILE_LEFT_RIGHT          | e1 * pitch       | e0 == e1        |
+| 3 / 4 | TILE_UP_DOWN_ODD / TILE_LEFT_RIGHT_ODD  | (e1 + 1) * pitch | e0 == e1 + 1    |
+
+The lane extents are read off the *full-width* tile (the shard's operand, the gather's result):
+`eL = clamp(V - L*S, 0, S)` with V the valid extent of the split axis and S the partition stride: the
+physical half of the box, or the op's `lane_stride` when LowerAutoVectorSplit balanced a ragged boundary.
+An empty lane 1 keeps the even code; a dynamic extent is treated as even.  A gather has no odd form (the vector
+producer offsets by lane 1's own extent), so it only accepts equal lanes or an empty lane 1.  Anything else
+cannot be placed by pto-isa and is rejected with the valid extents that would work.
+"""
+
+from __future__ import annotations
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from xdsl.ir import Operation
+
+SPLIT_NONE, SPLIT_UP_DOWN, SPLIT_LEFT_RIGHT, SPLIT_UP_DOWN_ODD, SPLIT_LEFT_RIGHT_ODD = range(5)
+_MODE_NAMES = {1: "up_down", 2: "left_right"}
+
+
+def lane_extents(valid: int, stride: int) -> tuple[int, int]:
+    """(e0, e1): the cells lanes 0 and 1 hold of a split axis with `valid` cells partitioned by `stride`."""
+    return (max(0, min(valid, stride)), max(0, min(valid - stride, stride)))
+
+
+def _box_stride(box: int, lane_stride: int | None) -> int:
+    return lane_stride if lane_stride is not None and lane_stride > 0 else (box + 1) // 2
+
+
+def _placeable(e0: int, e1: int, allow_odd: bool) -> str | None:
+    """'even', 'odd' or None (pto-isa cannot place lane 1)."""
+    if e0 == e1 or e1 == 0:
+        return "even"
+    if allow_odd and e0 == e1 + 1:
+        return "odd"
+    return None
+
+
+def _ranges(values: list[int]) -> str:
+    """`[0, 1, 2, 3, 7, 8]` -> `0..3, 7 or 8`."""
+    parts: list[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        parts.append(str(values[i]) if i == j else (f"{values[i]}..{values[j]}" if j > i + 1 else f"{values[i]}, {values[j]}"))
+        i = j + 1
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def feasible_valid_extents(box: int, stride: int, allow_odd: bool) -> list[int]:
+    """Every valid extent V in [0, box] whose lanes pto-isa can place with this stride."""
+    return [v for v in range(box + 1) if _placeable(*lane_extents(v, stride), allow_odd) is not None]
+
+
+def _axis(tile: TileType, split: int) -> tuple[int, int, int]:
+    dim = split - 1
+    return dim, tile.get_shape()[dim], tile.get_valid()[dim]
+
+
+def shard_split_code(tile: TileType, split: int, lane_stride: int | None = None, op: Operation | None = None) -> int:
+    """ShardSplitCode: the code of the C->V pair of an `aiv_shard` whose full-width operand has type `tile`."""
+    if split == SPLIT_NONE:
+        return SPLIT_NONE
+    dim, box, valid = _axis(tile, split)
+    if DYNAMIC in (box, valid):
+        return split
+    stride = _box_stride(box, lane_stride)
+    e0, e1 = lane_extents(valid, stride)
+    kind = _placeable(e0, e1, allow_odd=True)
+    if kind == "even":
+        return split
+    if kind == "odd":
+        return split + 2
+    feasible = _ranges(feasible_valid_extents(box, stride, allow_odd=True))
+    how = f"lane_stride {stride}" if lane_stride else f"the box half {stride}"
+    raise PtoError(
+        f"ExpandMixedKernel: the Cube -> Vector boundary tile's valid split-axis extent ({valid} of a {box}-wide "
+        f"dim {dim}) leaves the two AIV lanes {e0} and {e1} cells (partitioned by {how}); pto-isa can place lane 1 "
+        f"only when it holds as many cells as lane 0, one fewer, or none. Make the valid extent one of {feasible}, "
+        f"or let LowerAutoVectorSplit balance the lanes with a lane_stride (keep this {_MODE_NAMES[split]} boundary "
+        f"the only producer of the split axis)",
+        op=op,
+    )
+
+
+def gather_split_code(tile: TileType, split: int, op: Operation | None = None) -> int:
+    """GatherSplitCode: the code of the V->C pair of an `aic_gather` whose full-width result has type `tile`."""
+    if split == SPLIT_NONE:
+        return SPLIT_NONE
+    dim, box, valid = _axis(tile, split)
+    if DYNAMIC in (box, valid):
+        return split
+    stride = _box_stride(box, None)
+    e0, e1 = lane_extents(valid, stride)
+    if _placeable(e0, e1, allow_odd=False) is not None:
+        return split
+    feasible = _ranges(feasible_valid_extents(box, stride, allow_odd=False))
+    raise PtoError(
+        f"ExpandMixedKernel: the Vector -> Cube boundary tile's split axis (dim {dim}, {valid} valid of {box}) "
+        f"leaves the two AIV lanes {e0} and {e1} cells, and the gather has no odd form (the vector producer "
+        f"offsets by lane 1's own extent), so pto-isa cannot place lane 1. Make the valid extent one of "
+        f"{feasible}, or gather an evenly split tile",
+        op=op,
+    )
+
+
+__all__ = [
+    "SPLIT_LEFT_RIGHT",
+    "SPLIT_LEFT_RIGHT_ODD",
+    "SPLIT_NONE",
+    "SPLIT_UP_DOWN",
+    "SPLIT_UP_DOWN_ODD",
+    "feasible_valid_extents",
+    "gather_split_code",
+    "lane_extents",
+    "shard_split_code",
+]

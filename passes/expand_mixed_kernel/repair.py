@@ -1,0 +1,282 @@
+"""Loop-state repair, DCE and dangling-GM remapping of one split side (reference §6, `FinalizeSplitCoreBody`).
+
+Order, per side:
+  1. strip dead iter_args          4. strip dangling scf.if results     7. DCE
+  2. pull back missing init values 5. DCE                               8. remap dangling GM tensors to params
+  3. identity yields for dangling  6. strip dead iter_args again
+Liveness of a carry: read in the body other than by the loop's own yield, its result read after the loop, or
+yielded into a live slot (closure over the yield, so multi-stage FIFO rotations survive).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func, scf
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import TPOP_OPS, ImportPeerBufferOp, ReserveBufferOp, StoreOp
+from pypto_mlir.dialects.pto_types import TensorType
+
+from .lineage import gm_origin, param_direction
+from .split import SideBody, _defined_inside, erase_op
+
+
+def _walk_post(block: Block):
+    """Every op under `block`, inner ops before the op that holds them."""
+    for op in list(block.ops):
+        for region in op.regions:
+            for b in region.blocks:
+                yield from _walk_post(b)
+        yield op
+
+
+def _move_region(src: Region, dst: Region) -> None:
+    src.move_blocks(dst)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 1/6. dead iter_args
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def strip_dead_iter_args(body: SideBody) -> None:
+    for op in list(_walk_post(body.func.body.block)):
+        if isinstance(op, scf.ForOp) and op.parent is not None:
+            _strip_for(body, op)
+
+
+def _strip_for(body: SideBody, loop: scf.ForOp) -> None:
+    block = loop.body.block
+    y = block.last_op
+    assert isinstance(y, scf.YieldOp)
+    carries = list(block.args[1:])
+    n = len(carries)
+    live: set[int] = set()
+    for i in range(n):
+        if loop.res[i].uses or any(u.operation is not y for u in carries[i].uses):
+            live.add(i)
+    changed = True
+    while changed:
+        changed = False
+        for j in list(live):
+            v = y.operands[j]
+            if isinstance(v, BlockArgument) and v.block is block and v.index >= 1 and v.index - 1 not in live:
+                live.add(v.index - 1)
+                changed = True
+    if len(live) == n:
+        return
+    keep = sorted(live)
+    new_yield = scf.YieldOp(*[y.operands[i] for i in keep])
+    new_yield.location = y.location
+    block.insert_op_before(new_yield, y)
+    erase_op(y)
+    for i in reversed(range(n)):
+        if i not in live:
+            block.erase_arg(carries[i])
+    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [loop.iter_args[i] for i in keep], Region())
+    new_loop.location = loop.location
+    new_loop.attributes.update(loop.attributes)
+    _move_region(loop.body, new_loop.body)
+    parent = loop.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new_loop, loop)
+    for new_i, old_i in enumerate(keep):
+        new_loop.res[new_i].name_hint = loop.res[old_i].name_hint
+        body.replace_value(loop.res[old_i], new_loop.res[new_i])
+    _transfer_origin(body, loop, new_loop)
+    erase_op(loop)
+
+
+def _transfer_origin(body: SideBody, old: Operation, new: Operation) -> None:
+    orig = body.orig_of.pop(old, None)
+    if orig is not None:
+        body.orig_of[new] = orig
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 2. missing init values
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def fixup_iter_arg_inits(body: SideBody) -> None:
+    """A surviving carry whose init value was pruned gets that value's defining chain back, in place."""
+    for op in list(_walk_post(body.func.body.block)):
+        inits = op.iter_args if isinstance(op, scf.ForOp) else op.arguments if isinstance(op, scf.WhileOp) else ()
+        for v in list(inits):
+            if body.is_undefined(v) and body.can_materialize(v):
+                body.materialize(v)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 3. dangling yields
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def fixup_dangling_yields(body: SideBody) -> None:
+    for op in list(_walk_post(body.func.body.block)):
+        if isinstance(op, scf.ForOp):
+            block = op.body.block
+            y = block.last_op
+            assert isinstance(y, scf.YieldOp)
+            for i, v in enumerate(y.operands):
+                if body.is_undefined(v):
+                    y.operands = [block.args[i + 1] if k == i else w for k, w in enumerate(y.operands)]
+        elif isinstance(op, scf.WhileOp):
+            before, after = op.before_region.block, op.after_region.block
+            cond, y = before.last_op, after.last_op
+            if not isinstance(cond, scf.ConditionOp) or not isinstance(y, scf.YieldOp):
+                continue
+            for i, v in enumerate(y.operands):
+                if not body.is_undefined(v):
+                    continue
+                k = next((k for k, a in enumerate(cond.arguments) if a is before.args[i]), None)
+                if k is not None:
+                    y.operands = [after.args[k] if j == i else w for j, w in enumerate(y.operands)]
+        elif isinstance(op, scf.IfOp) and op.output:
+            _fix_if_yields(body, op)
+
+
+def _branch_yields(op: scf.IfOp) -> list[scf.YieldOp]:
+    out = []
+    for region in (op.true_region, op.false_region):
+        if region.blocks and isinstance(region.block.last_op, scf.YieldOp):
+            out.append(region.block.last_op)
+    return out
+
+
+def _fix_if_yields(body: SideBody, op: scf.IfOp) -> None:
+    """A branch yielding a pruned value takes what the other branch yields, if that is visible outside the if."""
+    ys = _branch_yields(op)
+    if len(ys) != 2:
+        return
+    for i in range(len(op.output)):
+        a, b = ys[0].operands[i], ys[1].operands[i]
+        for mine, theirs, other in ((a, b, ys[0]), (b, a, ys[1])):
+            if body.is_undefined(mine) and not body.is_undefined(theirs) and not _defined_inside(theirs, op):
+                other.operands = [theirs if k == i else w for k, w in enumerate(other.operands)]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 4. dangling if results
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def strip_dangling_if_results(body: SideBody) -> None:
+    for op in list(_walk_post(body.func.body.block)):
+        if isinstance(op, scf.IfOp) and op.output:
+            _strip_if(body, op)
+
+
+def _strip_if(body: SideBody, op: scf.IfOp) -> None:
+    ys = _branch_yields(op)
+    n = len(op.output)
+    dangling = {i for i in range(n) for y in ys if body.is_undefined(y.operands[i])}
+    if not dangling:
+        return
+    keep = [i for i in range(n) if i not in dangling]
+    for y in ys:
+        ny = scf.YieldOp(*[y.operands[i] for i in keep])
+        ny.location = y.location
+        y.parent_block().insert_op_before(ny, y)  # type: ignore[union-attr]
+        erase_op(y)
+    new_if = scf.IfOp(op.cond, [op.output[i].type for i in keep], Region(), Region())
+    new_if.location = op.location
+    new_if.attributes.update(op.attributes)
+    _move_region(op.true_region, new_if.true_region)
+    _move_region(op.false_region, new_if.false_region)
+    parent = op.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new_if, op)
+    for new_i, old_i in enumerate(keep):
+        new_if.output[new_i].name_hint = op.output[old_i].name_hint
+        body.replace_value(op.output[old_i], new_if.output[new_i])
+    dropped = [i for i in range(n) if i in dangling and op.output[i].uses]
+    if dropped:
+        orig_if = body.orig_of.get(op)
+        ph = body.make_undefined(op, [orig_if.results[i] if orig_if is not None else None for i in range(n)])
+        parent.insert_op_before(ph, op)
+        for i in range(n):
+            if i in dangling:
+                body.replace_value(op.output[i], ph.results[i])
+    _transfer_origin(body, op, new_if)
+    erase_op(op)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 5/7. DCE
+# ---------------------------------------------------------------------------------------------------------------
+
+_KEPT = (StoreOp, *TPOP_OPS, ReserveBufferOp, ImportPeerBufferOp, func.CallOp)
+
+
+def _removable(op: Operation) -> bool:
+    return bool(op.results) and not op.regions and not isinstance(op, _KEPT) and all(not r.uses for r in op.results)
+
+
+def dce(body: SideBody) -> None:
+    """Erase unused value-producing ops (never stores, pops, setup, calls, or compound ops)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(_walk_post(body.func.body.block))):
+            if op.parent is not None and _removable(op):
+                for r in op.results:
+                    body.undefined.pop(r, None)
+                body.orig_of.pop(op, None)
+                erase_op(op)
+                changed = True
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 8. dangling GM references
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def remap_dangling_gm_refs(body: SideBody) -> None:
+    """An undefined GM tensor that is a parameter's buffer (a store into it, a carry of it) becomes that parameter.
+
+    Out/InOut parameters through any lineage; on the AIV also any parameter a pruned store wrote directly."""
+    f, orig_f = body.func, body.original
+    for v, orig in list(body.undefined.items()):
+        if not v.uses or not isinstance(v.type, TensorType) or orig is None:
+            continue
+        origin = gm_origin(orig, orig_f)
+        if origin is None:
+            continue
+        direct = body.side == "aiv" and isinstance(orig.owner, StoreOp) and orig.owner.dest is origin
+        if param_direction(orig_f, origin.index) == "in" and not direct:
+            continue
+        body.replace_value(v, f.body.block.args[origin.index])
+
+
+def check_no_undefined(body: SideBody) -> None:
+    """Every value the side still reads must be defined on it; otherwise the kernel reads across the cores."""
+    for v in list(body.undefined):
+        owner = v.owner
+        if not v.uses:
+            if isinstance(owner, Operation) and owner.parent is not None and all(not r.uses for r in owner.results):
+                erase_op(owner)
+            body.undefined.pop(v, None)
+            continue
+        user = next(iter(v.uses)).operation
+        name = f"%{v.name_hint}" if v.name_hint else "a value"
+        other = "AIV (vector)" if body.side == "aic" else "AIC (cube)"
+        here = "AIC (cube)" if body.side == "aic" else "AIV (vector)"
+        raise PtoError(
+            f"ExpandMixedKernel: {name} is computed only on the {other} side of kernel "
+            f"'@{body.original.sym_name.data}' but read here on the {here} side; pass it across the cores with "
+            f"an explicit pto.move between cube memory and vec, or compute it on this side",
+            op=user,
+        )
+
+
+def finalize_split_body(body: SideBody) -> None:
+    strip_dead_iter_args(body)
+    fixup_iter_arg_inits(body)
+    fixup_dangling_yields(body)
+    strip_dangling_if_results(body)
+    dce(body)
+    strip_dead_iter_args(body)
+    dce(body)
+    remap_dangling_gm_refs(body)
+    check_no_undefined(body)
