@@ -1,0 +1,322 @@
+"""Split-axis arithmetic: how a tile is halved over the two AIV lanes.
+
+Used by LowerAutoVectorSplit (AUTO path and the explicit `split_aiv_scope` region path) and available to
+ExpandMixedKernel.  Two layers:
+
+* **Pure arithmetic** on Python ints (`DYNAMIC` marks a runtime extent), unit-tested in
+  `tests/test_split_axis.py`:
+  `split_dim_of(mode)`, `split_code_of_dim(dim)`, `ceil_half(n)`, `double(n)`, `lane_step(stride, half)`,
+  `lane_valid(valid, step, lane)`, `lane_valids(valid, step)`, `localized_valid(box, valid, stride)`,
+  `needs_valid_clamp(box, valid, stride)`, `resolve_lane_stride(box, valid)`, `halved_tile_type(t, dim, stride)`.
+* **IR emission** (`LaneArith`): the index arithmetic the rewritten IR needs, with `arith` ops on `index`
+  values: the lane offset `orig + subblock_idx * step` (the `0 +` folded) and the clamped lane valid extent
+  `min(max(V, subblock_idx * S) - subblock_idx * S, S)`.  Values that only depend on the lane index and
+  constants are emitted once, right after an *anchor* op (the `pto.get_subblock_idx` that defines the lane
+  index), so they dominate every use and are shared.
+
+Terminology: *box* is the physical extent of the split dim (`shape[dim]`), *valid* the logical extent
+(`valid[dim]`), *half* the per-lane box `ceil(box / 2)`, *step* the distance between the two lanes' first rows
+(`lane_stride` when a ragged boundary was balanced, else the half).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, implicit_view
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pure arithmetic
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def split_dim_of(mode: str) -> int:
+    """The tile dim a split mode halves: up_down -> 0 (rows), left_right -> 1 (columns)."""
+    if mode == "up_down":
+        return 0
+    if mode == "left_right":
+        return 1
+    raise ValueError(f"split mode '{mode}' has no split axis")
+
+
+def split_code_of_dim(dim: int) -> int:
+    """The `split` attribute (mode number) of a boundary op that splits `dim`: 0 -> 1 (up_down), 1 -> 2."""
+    if dim not in (0, 1):
+        raise ValueError(f"only dims 0 and 1 have a split mode, got {dim}")
+    return dim + 1
+
+
+def mode_of_dim(dim: int) -> str:
+    return ("up_down", "left_right")[dim]
+
+
+def ceil_half(n: int) -> int:
+    """The per-lane box of an extent: `(n + 1) // 2`; a dynamic extent stays dynamic."""
+    if n == DYNAMIC:
+        return DYNAMIC
+    if n < 0:
+        raise ValueError(f"negative extent {n}")
+    return (n + 1) // 2
+
+
+def double(n: int) -> int:
+    """The gathered extent of a per-lane extent."""
+    return DYNAMIC if n == DYNAMIC else 2 * n
+
+
+def lane_step(lane_stride: int | None, half: int) -> int:
+    """Distance between the lanes' windows on the split axis: the stride if set, else the half box."""
+    return lane_stride if lane_stride is not None else half
+
+
+def lane_valid(valid: int, step: int, lane: int) -> int:
+    """Valid extent lane `lane` (0 or 1) sees of a full valid extent `valid`: `min(max(V, l*S) - l*S, S)`.
+
+    Saturating: a lane whose window starts past the valid region gets 0."""
+    if valid == DYNAMIC or step == DYNAMIC:
+        return DYNAMIC
+    start = lane * step
+    return min(max(valid, start) - start, step)
+
+
+def lane_valids(valid: int, step: int) -> tuple[int, int]:
+    return lane_valid(valid, step, 0), lane_valid(valid, step, 1)
+
+
+def needs_valid_clamp(box: int, valid: int, lane_stride: int | None) -> bool:
+    """Whether the lane valid extent differs from the plain half box (partial valid, odd box or a stride)."""
+    if lane_stride is not None:
+        return True
+    if box == DYNAMIC:
+        return valid != box
+    return valid != box or box % 2 == 1
+
+
+def localized_valid(box: int, valid: int, lane_stride: int | None) -> int:
+    """The per-lane valid extent as a *type* entry: static when both lanes agree, else `DYNAMIC`."""
+    half = ceil_half(box)
+    if not needs_valid_clamp(box, valid, lane_stride):
+        return half
+    if valid == DYNAMIC or half == DYNAMIC:
+        return DYNAMIC
+    a, b = lane_valids(valid, lane_step(lane_stride, half))
+    return a if a == b else DYNAMIC
+
+
+def resolve_lane_stride(box: int, valid: int) -> int | None:
+    """The balanced lane stride of a ragged C->V boundary `(box, valid)`, or None for the box partition.
+
+    `S = ceil(V / 2)`; no stride when `S <= 0`, when the boundary is fully valid (`V >= box`), or when `S` equals
+    the half box anyway."""
+    if box == DYNAMIC or valid == DYNAMIC:
+        return None
+    s = (valid + 1) // 2
+    if s <= 0 or valid >= box or s == (box + 1) // 2:
+        return None
+    return s
+
+
+def halved_tile_type(t: TileType, dim: int, lane_stride: int | None = None, valid: int | None = None) -> TileType:
+    """`t` with `dim` halved (ceil) and its valid extent localized; other dims, element type and memory kept.
+
+    A view equal to the implicit view of the old shape becomes the implicit view of the new shape (so an
+    `Nx1` column that stays a column keeps printing canonically); an explicit view is carried.  `valid`
+    overrides the localized valid entry (e.g. `DYNAMIC` when the caller computes it at runtime)."""
+    shape = list(t.get_shape())
+    vals = list(t.get_valid())
+    box = shape[dim]
+    new_valid = localized_valid(box, vals[dim], lane_stride) if valid is None else valid
+    shape[dim] = ceil_half(box)
+    vals[dim] = new_valid
+    implicit = implicit_view(t.get_shape(), t.space)
+    if t.view == implicit:
+        return t.with_(shape=shape, valid=vals, reset_view=True)
+    return t.with_(shape=shape, valid=vals)
+
+
+def with_dim(t: TileType, dim: int, extent: int, valid: int) -> TileType:
+    """`t` with `shape[dim] = extent`, `valid[dim] = valid` (view handled as in `halved_tile_type`)."""
+    shape = list(t.get_shape())
+    vals = list(t.get_valid())
+    shape[dim] = extent
+    vals[dim] = valid
+    if t.view == implicit_view(t.get_shape(), t.space):
+        return t.with_(shape=shape, valid=vals, reset_view=True)
+    return t.with_(shape=shape, valid=vals)
+
+
+def _prod(dims) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+class ReshapeSplitError(Exception):
+    """A reshape the split tracking cannot follow; `kind` is `odd` (E-RESHAPE-ODD) or `track` (E-RESHAPE-TRACK)."""
+
+    def __init__(self, kind: str):
+        super().__init__(kind)
+        self.kind = kind
+
+
+def reshape_split_target(in_shape: list[int] | tuple[int, ...], in_dim: int, out_shape: list[int] | tuple[int, ...]) -> int:
+    """Where the split axis `in_dim` of a full-width `in_shape` lands in a reshape to `out_shape`.
+
+    Returns the result dim to halve (`in_dim` itself for plain same-axis halving).  The axis *migrates* when
+    the lanes' halves are contiguous row-major blocks in both shapes: everything before the split dim is 1, and
+    the first result dim `d` with unit prefix, even extent and `(out[d] / 2) * inner_out == (n / 2) * inner_in`
+    takes it (`[16, 1] -> [1, 16]` moves dim 0 to dim 1).  Raises `ReshapeSplitError('odd')` for an odd split
+    extent that the same result dim cannot carry, `ReshapeSplitError('track')` when no result dim fits."""
+    n = in_shape[in_dim]
+    if n != DYNAMIC and n % 2 == 1:
+        if in_dim < len(out_shape) and out_shape[in_dim] != 1:
+            return in_dim
+        raise ReshapeSplitError("odd")
+    if n == DYNAMIC or DYNAMIC in in_shape or DYNAMIC in out_shape or _prod(in_shape[:in_dim]) != 1:
+        return in_dim
+    split_flat = (n // 2) * _prod(in_shape[in_dim + 1 :])
+    for d, ext in enumerate(out_shape):
+        if _prod(out_shape[:d]) != 1:
+            break
+        if ext > 0 and ext % 2 == 0 and (ext // 2) * _prod(out_shape[d + 1 :]) == split_flat:
+            return d
+    raise ReshapeSplitError("track")
+
+
+@dataclass(frozen=True)
+class TileInfo:
+    """How a halved (per-lane) tile relates to the full tile it replaces.
+
+    `dim`: the split axis of this tile (a reshape may have moved it off the function's split dim);
+    `half`: the per-lane box; `full`: the full box; `full_valid`: the full valid extent (`DYNAMIC` if runtime);
+    `step`: the lane step used for offsets; `orig_type`: the full-width type before halving."""
+
+    dim: int
+    half: int
+    full: int
+    full_valid: int
+    step: int
+    orig_type: TileType
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# IR emission
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class LaneArith:
+    """Emits the lane index arithmetic of a split function or region.
+
+    `sub` is the lane index (`%subblock_idx`); `anchor` the op after which lane-only values are hoisted
+    (normally `sub`'s defining op).  All values are `index`."""
+
+    def __init__(self, sub: SSAValue, anchor: Operation):
+        self.sub = sub
+        self._anchor = anchor
+        self._last = anchor
+        self._consts: dict[int, SSAValue] = {}
+        self._lane_offsets: dict[int, SSAValue] = {}
+        self._shifted: dict[tuple[int, int], SSAValue] = {}
+        self._clamps: dict[tuple[int, int], SSAValue] = {}
+
+    # -- hoisted values --------------------------------------------------------------------------------------
+    def _hoist(self, op: Operation) -> SSAValue:
+        op.location = self._anchor.location
+        Rewriter.insert_op(op, InsertPoint.after(self._last))
+        self._last = op
+        return op.results[0]
+
+    def const(self, value: int) -> SSAValue:
+        """A hoisted `arith.constant value : index`."""
+        if value not in self._consts:
+            c = arith.ConstantOp.from_int_and_width(value, IndexType())
+            c.result.name_hint = f"c{value}"
+            self._consts[value] = self._hoist(c)
+        return self._consts[value]
+
+    def lane_offset(self, step: int) -> SSAValue:
+        """`subblock_idx * step` (hoisted, shared)."""
+        if step not in self._lane_offsets:
+            c = self.const(step)
+            self._lane_offsets[step] = self._hoist(arith.MuliOp(self.sub, c))
+        return self._lane_offsets[step]
+
+    def offset(self, orig: int | SSAValue, step: int, before: Operation) -> SSAValue:
+        """`orig + subblock_idx * step`; `0 +` folded; static `orig` hoisted, dynamic `orig` emitted before `before`."""
+        lane = self.lane_offset(step)
+        if isinstance(orig, int):
+            if orig == 0:
+                return lane
+            key = (orig, step)
+            if key not in self._shifted:
+                self._shifted[key] = self._hoist(arith.AddiOp(self.const(orig), lane))
+            return self._shifted[key]
+        orig = self.to_index(orig, before)
+        add = arith.AddiOp(orig, lane)
+        add.location = before.location
+        Rewriter.insert_op(add, InsertPoint.before(before))
+        return add.result
+
+    def to_index(self, value: SSAValue, before: Operation) -> SSAValue:
+        if isinstance(value.type, IndexType):
+            return value
+        if isinstance(value.type, IntegerType):
+            cast = arith.IndexCastOp(value, IndexType())
+            cast.location = before.location
+            Rewriter.insert_op(cast, InsertPoint.before(before))
+            return cast.result
+        raise TypeError(f"not an integer value: {value.type}")
+
+    def lane_valid(self, valid: int | SSAValue, step: int, before: Operation) -> int | SSAValue:
+        """The lane's valid extent `min(max(V, sub*S) - sub*S, S)`: an int when both lanes agree (static V),
+        else an `index` value (hoisted for static V, emitted before `before` for a runtime V)."""
+        if isinstance(valid, int):
+            a, b = lane_valids(valid, step)
+            if a == b:
+                return a
+            key = (valid, step)
+            if key not in self._clamps:
+                self._clamps[key] = self._emit_clamp(self.const(valid), step, hoist=True, before=before)
+            return self._clamps[key]
+        return self._emit_clamp(self.to_index(valid, before), step, hoist=False, before=before)
+
+    def _emit_clamp(self, v: SSAValue, step: int, hoist: bool, before: Operation) -> SSAValue:
+        start = self.lane_offset(step)
+        s = self.const(step)
+        ops: list[Operation] = [arith.MaxSIOp(v, start)]
+        ops.append(arith.SubiOp(ops[-1].results[0], start))
+        ops.append(arith.MinSIOp(ops[-1].results[0], s))
+        for op in ops:
+            if hoist:
+                self._hoist(op)
+            else:
+                op.location = before.location
+                Rewriter.insert_op(op, InsertPoint.before(before))
+        return ops[-1].results[0]
+
+
+__all__ = [
+    "LaneArith",
+    "TileInfo",
+    "ceil_half",
+    "double",
+    "halved_tile_type",
+    "lane_step",
+    "lane_valid",
+    "lane_valids",
+    "localized_valid",
+    "mode_of_dim",
+    "needs_valid_clamp",
+    "ReshapeSplitError",
+    "reshape_split_target",
+    "resolve_lane_stride",
+    "split_code_of_dim",
+    "split_dim_of",
+    "with_dim",
+]

@@ -1,0 +1,97 @@
+"""Ragged-boundary balancing (reference §2.4 `ResolveLaneStride`): can the AUTO path give the two lanes a
+balanced `lane_stride` instead of the plain box partition?
+
+A C->V boundary `(box, valid V)` with a partial valid extent normally gives lane 0 `min(V, ceil(box/2))` rows
+and lane 1 the rest.  When every split-axis tile of the function derives from that one boundary, the lanes can
+instead be balanced: lane 1 starts at `S = ceil(V/2)`.  The scan keeps the box partition (returns None) on:
+
+* any V->C boundary (the cube gathers box halves positionally);
+* a C->V boundary whose box or valid is not static, or two C->V boundaries with different `(box, valid)`;
+* a non-CUBE, split-axis (non-singleton) tile-producing op with a non-singleton tile operand that does not derive
+  from a C->V boundary, or with no derived operand at all (loads, generators).
+
+Scalars, stores and cube ops are ignored.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, SSAValue
+
+from pypto_mlir.dialects.pto_ops import (
+    AicGatherOp,
+    AivShardOp,
+    GetSubblockIdxOp,
+    StoreOp,
+    TPopFromAicOp,
+    TPopFromAivOp,
+    TPushToAicOp,
+)
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, move_direction
+from pypto_mlir.passes.analysis.split_axis import resolve_lane_stride
+
+
+def _non_singleton(t: object, dim: int) -> bool:
+    return isinstance(t, TileType) and t.rank > dim and t.get_shape()[dim] != 1
+
+
+def scan_lane_stride(f: FuncOp, dim: int) -> int | None:
+    """The balanced lane stride of `f` on split dim `dim`, or None (box partition)."""
+    derived: set[SSAValue] = set()
+    boundary: tuple[int, int] | None = None
+    for op in f.body.walk():
+        if isinstance(op, (AicGatherOp, TPushToAicOp, TPopFromAivOp)) or move_direction(op) == "v2c":
+            return None
+        if move_direction(op) == "c2v" or isinstance(op, (AivShardOp, TPopFromAicOp)):
+            src = op.operands[0].type if op.operands else op.results[0].type
+            assert isinstance(src, TileType)
+            if src.rank <= dim:
+                return None
+            bv = (src.get_shape()[dim], src.get_valid()[dim])
+            if DYNAMIC in bv or (boundary is not None and boundary != bv):
+                return None
+            boundary = bv
+            derived.add(op.results[0])
+            continue
+        if isinstance(op, (scf.ForOp, scf.WhileOp)):
+            inits = list(op.iter_args) if isinstance(op, scf.ForOp) else list(op.arguments)
+            args = list(op.body.block.args[1:]) if isinstance(op, scf.ForOp) else list(op.before_region.block.args)
+            for i, v in enumerate(inits):
+                if v in derived:
+                    derived.add(args[i])
+                    derived.add(op.results[i])
+            continue
+        if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.IfOp):
+            parent = op.parent_op()
+            assert parent is not None
+            for i, v in enumerate(op.operands):
+                if v in derived:
+                    derived.add(parent.results[i])
+            continue
+        if isinstance(op, scf.ConditionOp):
+            parent = op.parent_op()
+            assert isinstance(parent, scf.WhileOp)
+            for i, v in enumerate(op.arguments):
+                if v in derived:
+                    derived.add(parent.after_region.block.args[i])
+                    derived.add(parent.results[i])
+            continue
+        if isinstance(op, scf.IfOp):
+            continue
+        if isinstance(op, (StoreOp, GetSubblockIdxOp)) or not _produces_split_tile(op, dim):
+            continue
+        if intrinsic_affinity(op) == Affinity.CUBE:
+            continue
+        tiles = [v for v in op.operands if _non_singleton(v.type, dim)]
+        if not any(v in derived for v in tiles) or any(v not in derived for v in tiles):
+            return None
+        derived.update(op.results)
+    if boundary is None:
+        return None
+    return resolve_lane_stride(*boundary)
+
+
+def _produces_split_tile(op: Operation, dim: int) -> bool:
+    return any(_non_singleton(r.type, dim) for r in op.results)

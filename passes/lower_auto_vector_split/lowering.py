@@ -1,0 +1,761 @@
+"""The halving machinery of LowerAutoVectorSplit: rewrite a block of full-width mixed code into per-lane code.
+
+`SplitLowering` is reusable: the AUTO path runs it over a whole function body, the explicit
+`pto.split_aiv_scope` path (regions.py) runs one instance per region with region-local tracking::
+
+    idx = inject_subblock_idx(block)                      # %subblock_idx = pto.get_subblock_idx
+    lw = SplitLowering("up_down", idx.result, anchor=idx, lane_stride=None, where="'f'")
+    lw.lower_block(block)                                  # boundaries, halving, scf.for/if/while
+    lw.check_no_cube_tile_halved(block)                    # internal check
+    lw.is_halved(value) / lw.tracked[value]                # TileInfo of every per-lane tile
+
+What `lower_block` does, op by op in program order (reference `lower-auto-vector-split.reference.md` §2-§3):
+
+* **Boundaries** (`C2VBoundary`, `V2CBoundary`): a cube->vec `pto.move` becomes `pto.aiv_shard {split}` (the
+  per-lane half, Vec); a vec->cube `pto.move` of a per-lane tile gets a `pto.aic_gather` (`%<dest>_mat`, Mat,
+  full) in front of it and keeps the placement move.
+* **Affinity gate**: only ops whose intrinsic affinity is VECTOR (plus `pto.create` in `vec`) go through the
+  halving patterns; cube ops, scalars and shared ops pass through at full width.
+* **Halving patterns**, one per op family: `LoadHalving`, `StoreOffsets`, `SliceHalving`, `ReshapeHalving`,
+  `TransposeHalving`, `SetValidShapeHalving`, `GeneratorHalving`, and `ElementwiseHalving` for every other
+  vector op (elementwise, casts, reductions off the split axis, broadcasts, same-side moves).
+* **Control flow**: `scf.for`/`scf.while` carried tiles seeded by a per-lane value are retyped (block
+  arguments, results) and the yields checked; `scf.if` results are retyped from their yields.
+
+Tiles are tracked in `tracked: dict[SSAValue, TileInfo]`; an op whose tile operands are all untracked stays at
+full width (both lanes compute the same value), except the generators and the reshape/slice/load rules that
+lane-localize a full-width source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import scf
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import (
+    REDUCE_OPS,
+    AicGatherOp,
+    AivShardOp,
+    CiOp,
+    CreateOp,
+    FullOp,
+    GetSubblockIdxOp,
+    LoadOp,
+    MoveOp,
+    RandomOp,
+    ReshapeOp,
+    SetValidShapeOp,
+    SliceOp,
+    StoreOp,
+    TransposeOp,
+    TransposeViewOp,
+)
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
+from pypto_mlir.passes.analysis.split_axis import (
+    LaneArith,
+    ReshapeSplitError,
+    TileInfo,
+    ceil_half,
+    halved_tile_type,
+    lane_step,
+    localized_valid,
+    needs_valid_clamp,
+    reshape_split_target,
+    split_code_of_dim,
+    split_dim_of,
+)
+
+PASS = "LowerAutoVectorSplit"
+LEGACY = "SplitVectorKernel"
+
+
+def _name(v: SSAValue) -> str:
+    return v.name_hint or "<unnamed>"
+
+
+def _fmt(d: int) -> str:
+    return "?" if d == DYNAMIC else str(d)
+
+
+def inject_subblock_idx(block: Block, loc_op: Operation | None = None) -> GetSubblockIdxOp:
+    """Prepend `%subblock_idx = pto.get_subblock_idx : index` to `block` (located at `loc_op`)."""
+    idx = GetSubblockIdxOp()
+    idx.result.name_hint = "subblock_idx"
+    if loc_op is not None:
+        idx.location = loc_op.location
+    Rewriter.insert_op(idx, InsertPoint.at_start(block))
+    return idx
+
+
+class SplitLowering:
+    """Per-function (or per-region) split lowering state; see the module docstring for the API."""
+
+    def __init__(
+        self,
+        mode: str,
+        sub: SSAValue,
+        anchor: Operation,
+        lane_stride: int | None = None,
+        where: str = "",
+        on_region_op: Callable[[Operation], None] | None = None,
+    ):
+        self.mode = mode
+        self.dim = split_dim_of(mode)
+        self.lane_stride = lane_stride
+        self.where = where
+        self.arith = LaneArith(sub, anchor)
+        self.tracked: dict[SSAValue, TileInfo] = {}
+        self.on_region_op = on_region_op
+        self.boundary_patterns: list[_SplitPattern] = [C2VBoundary(self), V2CBoundary(self)]
+        self.halving_patterns: list[_SplitPattern] = [
+            LoadHalving(self),
+            StoreOffsets(self),
+            SliceHalving(self),
+            ReshapeHalving(self),
+            TransposeHalving(self),
+            SetValidShapeHalving(self),
+            GeneratorHalving(self),
+            ElementwiseHalving(self),
+        ]
+
+    # -- tracking --------------------------------------------------------------------------------------------
+    def is_halved(self, v: SSAValue) -> bool:
+        return v in self.tracked
+
+    def info(self, v: SSAValue) -> TileInfo | None:
+        return self.tracked.get(v)
+
+    def make_info(self, full_type: TileType, dim: int) -> TileInfo:
+        box = full_type.get_shape()[dim]
+        half = ceil_half(box)
+        return TileInfo(dim, half, box, full_type.get_valid()[dim], lane_step(self.lane_stride, half), full_type)
+
+    def track(self, v: SSAValue, info: TileInfo) -> None:
+        self.tracked[v] = info
+
+    def step_for(self, box: int) -> int:
+        return lane_step(self.lane_stride, ceil_half(box))
+
+    # -- driver ----------------------------------------------------------------------------------------------
+    def lower_block(self, block: Block) -> None:
+        """Lower every op of `block` (and of nested scf regions) in program order."""
+        for op in list(block.ops):
+            if op.parent is not block:
+                continue  # replaced by an earlier rewrite
+            self.lower_op(op)
+
+    def lower_op(self, op: Operation) -> None:
+        if isinstance(op, scf.ForOp):
+            self._lower_for(op)
+            return
+        if isinstance(op, scf.IfOp):
+            self._lower_if(op)
+            return
+        if isinstance(op, scf.WhileOp):
+            self._lower_while(op)
+            return
+        if op.regions:
+            if self.on_region_op is not None:
+                self.on_region_op(op)
+                return
+            raise PtoError(
+                f"{PASS}: '{op.name}' holds a region this pass cannot lower; the split lowering only descends "
+                "into scf.for, scf.if and scf.while",
+                op=op,
+            )
+        rewriter = PatternRewriter(op)
+        if is_boundary_move(op):
+            for p in self.boundary_patterns:
+                if p.applies(op):
+                    p.match_and_rewrite(op, rewriter)
+                    return
+            return
+        if not self._is_vector(op):
+            return
+        for p in self.halving_patterns:
+            if p.applies(op):
+                p.match_and_rewrite(op, rewriter)
+                return
+
+    @staticmethod
+    def _is_vector(op: Operation) -> bool:
+        if isinstance(op, CreateOp):
+            return op.result.type.space == "vec"  # type: ignore[union-attr]
+        return intrinsic_affinity(op) == Affinity.VECTOR
+
+    # -- control flow ----------------------------------------------------------------------------------------
+    def _carry(self, inits: list[SSAValue], args: list[SSAValue], results: list[SSAValue]) -> None:
+        """Retype carried block arguments and results whose initial value is a per-lane tile."""
+        for i, init in enumerate(inits):
+            info = self.tracked.get(init)
+            if info is None or args[i].type == init.type:
+                continue
+            self.track(Rewriter.replace_value_with_new_type(args[i], init.type), info)
+            self.track(Rewriter.replace_value_with_new_type(results[i], init.type), info)
+
+    def _check_carried(self, what: str, yielded: list[SSAValue], expected: list[SSAValue], at: Operation) -> None:
+        for i, (y, e) in enumerate(zip(yielded, expected)):
+            if y.type == e.type or not isinstance(e.type, TileType):
+                continue
+            entry = "a per-lane half" if e in self.tracked else "full width"
+            body = "a per-lane half" if y in self.tracked else "full width"
+            raise PtoError(
+                f"{PASS}: the tile carried as #{i} of this {what} enters the loop at {entry} ({e.type}) but the "
+                f"body yields it at {body} ({y.type}); a loop-carried tile must be halved on entry and on every "
+                "iteration, or on neither — derive the initial and the yielded value from the same per-lane "
+                "(or the same full-width) data",
+                op=at,
+            )
+
+    def _lower_for(self, op: scf.ForOp) -> None:
+        block = op.body.block
+        self._carry(list(op.iter_args), list(block.args[1:]), list(op.results))
+        self.lower_block(block)
+        term = block.last_op
+        assert term is not None
+        self._check_carried("scf.for", list(term.operands), list(block.args[1:]), term)
+
+    def _lower_while(self, op: scf.WhileOp) -> None:
+        before, after = op.before_region.block, op.after_region.block
+        self._carry(list(op.arguments), list(before.args), [])
+        # results of a while are the condition's forwarded values; retyped below
+        self.lower_block(before)
+        cond = before.last_op
+        assert isinstance(cond, scf.ConditionOp)
+        for i, v in enumerate(cond.arguments):
+            info = self.tracked.get(v)
+            if info is not None and after.args[i].type != v.type:
+                self.track(Rewriter.replace_value_with_new_type(after.args[i], v.type), info)
+                self.track(Rewriter.replace_value_with_new_type(op.results[i], v.type), info)
+        self.lower_block(after)
+        term = after.last_op
+        assert term is not None
+        self._check_carried("scf.while", list(term.operands), list(before.args), term)
+        for i, v in enumerate(op.arguments):
+            if v.type != before.args[i].type:
+                self._check_carried("scf.while", [v], [before.args[i]], op)
+
+    def _lower_if(self, op: scf.IfOp) -> None:
+        blocks = [r.block for r in op.regions if r.blocks]
+        for b in blocks:
+            self.lower_block(b)
+        for i, res in enumerate(list(op.results)):
+            vals = [b.last_op.operands[i] for b in blocks]  # type: ignore[union-attr]
+            types = {v.type for v in vals}
+            if types == {res.type}:
+                continue
+            infos = [self.tracked.get(v) for v in vals]
+            if len(types) != 1 or any(x is None for x in infos):
+                desc = " and ".join(f"{v.type} ({'per-lane half' if v in self.tracked else 'full width'})" for v in vals)
+                raise PtoError(
+                    f"{PASS}: the branches of this scf.if yield result #{i} as {desc}; both branches must yield "
+                    "the same width — derive both values from per-lane data or both from full-width data",
+                    op=op,
+                )
+            self.track(Rewriter.replace_value_with_new_type(res, vals[0].type), infos[0])  # type: ignore[arg-type]
+
+    # -- checks ----------------------------------------------------------------------------------------------
+    def check_no_cube_tile_halved(self, root: Operation | Block) -> None:
+        """Internal check: no CUBE-affinity op consumes or produces a per-lane (halved) tile."""
+        ops = root.walk()
+        for op in ops:
+            if intrinsic_affinity(op) != Affinity.CUBE:
+                continue
+            for v in (*op.operands, *op.results):
+                if v in self.tracked:
+                    raise PtoError(
+                        f"Internal error: {PASS} halved a CUBE-affinity op in {self.where or 'this function'}: "
+                        f"'{op.name}' uses the per-lane tile '{_name(v)}' ({v.type}); the affinity gate must keep "
+                        "cube operands full width (please report this)",
+                        op=op,
+                    )
+
+    def verify_rewritten(self, op: Operation, what: str = "") -> None:
+        """After retyping `op`, make sure it still verifies; explain width mismatches as a user error."""
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            halves = [f"'{_name(v)}'" for v in op.operands if v in self.tracked]
+            fulls = [f"'{_name(v)}'" for v in op.operands if isinstance(v.type, TileType) and v not in self.tracked]
+            detail = str(e).splitlines()[0] if str(e) else type(e).__name__
+            mix = ""
+            if halves and fulls:
+                mix = (
+                    f"; its operand(s) {', '.join(halves)} are per-lane halves but {', '.join(fulls)} stay full "
+                    "width"
+                )
+            raise PtoError(
+                f"{PASS}: '{op.name}' cannot be halved along the split axis{what}: {detail}{mix}. Make every tile "
+                "operand of a vector op derive from the split data (a load, slice or C->V boundary inside the "
+                "split function), or keep the op off the split data",
+                op=op,
+            ) from None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Patterns
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _SplitPattern(RewritePattern):
+    OPS: tuple[type[Operation], ...] = ()
+
+    def __init__(self, lw: SplitLowering):
+        self.lw = lw
+
+    def applies(self, op: Operation) -> bool:
+        return isinstance(op, self.OPS)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+def _dynamic_box_error(op: Operation, dim: int) -> PtoError:
+    return PtoError(
+        f"{PASS}: the split axis (dim {dim}) of '{op.name}' has a dynamic box ('?'); the pto dialect carries no SSA "
+        "extent for a tile dimension, so the per-lane half and offsets cannot be computed. Give the tile a static "
+        "box and express the runtime extent as a valid extent (e.g. pto.load ... valid [%v, N])",
+        op=op,
+    )
+
+
+def check_shard_valid(op: Operation, src: TileType, dim: int, lane_stride: int | None) -> None:
+    """The valid-extent rules of a C->V shard (reference `CheckSplitBoundaryCarriesValid`)."""
+    shape, valid = src.get_shape(), src.get_valid()
+    if valid[1] == shape[1]:
+        return
+    if dim == 1:
+        raise PtoError(
+            f"{PASS}: LEFT_RIGHT splits the column axis, but this tile's valid column extent ({_fmt(valid[1])}) "
+            f"does not cover the full box ({_fmt(shape[1])}); the lanes' column windows cannot be localized. "
+            "Make the columns fully valid before the boundary, or use an UP_DOWN split",
+            op=op,
+        )
+    if valid[1] == DYNAMIC:
+        raise PtoError(
+            f"{PASS}: the C->V boundary tile's valid column extent is a runtime value narrower than the physical "
+            f"box ({_fmt(shape[1])}); an UP_DOWN shard can only carry a narrowed column extent that is static. "
+            "Make the column extent static (or full) before the boundary",
+            op=op,
+        )
+    if needs_valid_clamp(shape[0], valid[0], lane_stride):
+        raise PtoError(
+            f"{PASS}: UP_DOWN split with BOTH a per-lane row extent (valid {_fmt(valid[0])} of {_fmt(shape[0])} rows) "
+            f"and a narrowed column extent (valid {_fmt(valid[1])} of {_fmt(shape[1])}) cannot be carried by one "
+            "shard. Make the rows fully valid and even, or the columns fully valid, before the boundary",
+            op=op,
+        )
+
+
+class C2VBoundary(_SplitPattern):
+    """`%v = pto.move %cube : <cube> -> vec` => `%v = pto.aiv_shard %cube {split[, lane_stride]}` (per-lane half)."""
+
+    OPS = (MoveOp,)
+
+    def applies(self, op: Operation) -> bool:
+        return isinstance(op, MoveOp) and move_direction(op) == "c2v"
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, MoveOp)
+        lw = self.lw
+        src, res = op.src.type, op.result.type
+        assert isinstance(src, TileType) and isinstance(res, TileType)
+        d = lw.dim
+        if src.rank != 2:
+            raise PtoError(
+                f"{PASS}: the C->V boundary becomes pto.aiv_shard, which requires a 2D tile, but got rank "
+                f"{src.rank}; reshape the cube tile to 2D before moving it to the vector side",
+                op=op,
+            )
+        if src.get_shape()[d] == DYNAMIC:
+            raise _dynamic_box_error(op, d)
+        check_shard_valid(op, src, d, lw.lane_stride)
+        new_type = halved_tile_type(res, d, lw.lane_stride)
+        shard = AivShardOp(op.src, split_code_of_dim(d), new_type, lane_stride=lw.lane_stride)
+        shard.location = op.location
+        rewriter.replace_op(op, shard)
+        shard.result.name_hint = op.result.name_hint
+        lw.track(shard.result, lw.make_info(res, d))
+
+
+class V2CBoundary(_SplitPattern):
+    """`%c = pto.move %v : vec -> <cube>` => `%c_mat = pto.aic_gather %v {split}` + `%c = pto.move %c_mat`."""
+
+    def applies(self, op: Operation) -> bool:
+        return isinstance(op, MoveOp) and move_direction(op) == "v2c"
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, MoveOp)
+        lw = self.lw
+        v = op.src
+        info = lw.info(v)
+        if info is None:
+            raise PtoError(
+                f"{PASS}: the V->C boundary pto.move here carries a full-width vector operand '{_name(v)}'. "
+                "pto.aic_gather reassembles the two AIV lanes' per-lane halves into the full tile the cube expects, "
+                "so its operand must be a value the split halving produced (a pto.load / pto.slice / elementwise "
+                "result inside the vector sub-region). An un-halved value has no half to gather — either derive the "
+                "per-lane half first (load or slice the value inside the split function) and move that to the cube "
+                "side, or, if the split axis is a singleton that cannot be halved, keep the value on the vector side",
+                op=op,
+            )
+        vt, res = v.type, op.result.type
+        assert isinstance(vt, TileType) and isinstance(res, TileType)
+        if info.dim not in (0, 1) or vt.rank != 2:
+            raise PtoError(
+                f"{PASS}: the V->C boundary operand '{_name(v)}' carries its split on dim {info.dim} of a rank-"
+                f"{vt.rank} tile, but pto.aic_gather reassembles a 2D tile along dim 0 or dim 1 only; reshape the "
+                "value back to a 2D tile whose split axis is dim 0 or 1 before moving it to the cube",
+                op=op,
+            )
+        gshape = list(vt.get_shape())
+        gshape[info.dim] = 2 * gshape[info.dim]
+        if tuple(gshape) != res.get_shape():
+            raise PtoError(
+                f"{PASS}: the V->C boundary operand '{_name(v)}' has an odd split extent ({info.full} on dim "
+                f"{info.dim}): the two lanes' boxes of {info.half} gather to {gshape[info.dim]}, which does not fit "
+                f"the {res.get_shape()[info.dim]}-wide cube tile. Make the split extent even (pad the tile) before "
+                "the V->C boundary",
+                op=op,
+            )
+        gtype = TileType.get(list(res.get_shape()), res.element_type, "mat", valid=list(res.get_valid()))
+        gather = AicGatherOp(v, split_code_of_dim(info.dim), gtype)
+        gather.location = op.location
+        if op.result.name_hint:
+            gather.result.name_hint = f"{op.result.name_hint}_mat"
+        move = MoveOp(gather.result, res, attributes=dict(op.attributes))
+        move.location = op.location
+        rewriter.replace_op(op, [gather, move])
+        move.result.name_hint = op.result.name_hint
+
+
+def _localize_valid_list(
+    lw: SplitLowering, op: Operation, t: TileType, dim: int, mixed: list[int | SSAValue] | None, step: int
+) -> tuple[list[int | SSAValue] | None, int]:
+    """The valid operand list and the valid type entry of a halved load/slice result."""
+    box, tvalid = t.get_shape()[dim], t.get_valid()[dim]
+    entries = list(mixed) if mixed is not None else list(t.get_valid())
+    if not needs_valid_clamp(box, tvalid, lw.lane_stride):
+        entries[dim] = ceil_half(box)
+        return (entries if mixed is not None else None), ceil_half(box)
+    lane = lw.arith.lane_valid(entries[dim], step, op)
+    entries[dim] = lane
+    if isinstance(lane, int):
+        return (entries if mixed is not None else None), lane
+    return entries, DYNAMIC
+
+
+class LoadHalving(_SplitPattern):
+    """A vec `pto.load`: halve the window on the split dim, offset it by `subblock_idx * step`, clamp the valid."""
+
+    OPS = (LoadOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, LoadOp)
+        lw = self.lw
+        t = op.result.type
+        assert isinstance(t, TileType)
+        d = lw.dim
+        if t.rank < 2 or t.rank <= d or t.get_shape()[d] == 1:
+            return  # rank-1 loads and singleton split dims stay full width (untracked)
+        box = t.get_shape()[d]
+        if box == DYNAMIC:
+            raise _dynamic_box_error(op, d)
+        step = lw.step_for(box)
+        src_rank = op.source.type.rank  # type: ignore[union-attr]
+        td = src_rank - t.rank + d
+        offsets = op.get_mixed_offsets()
+        offsets[td] = lw.arith.offset(offsets[td], step, op)
+        valid, vt = _localize_valid_list(lw, op, t, d, op.get_mixed_valid(), step)
+        new_type = halved_tile_type(t, d, lw.lane_stride, valid=vt)
+        new = LoadOp(op.source, offsets, new_type, valid=valid)
+        _copy_extra_attrs(op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
+        new.location = op.location
+        rewriter.replace_op(op, new)
+        lw.track(new.result, lw.make_info(t, d))
+
+
+def _copy_extra_attrs(old: Operation, new: Operation, reserved: tuple[str, ...]) -> None:
+    for k, v in old.attributes.items():
+        if k not in reserved:
+            new.attributes[k] = v
+
+
+class StoreOffsets(_SplitPattern):
+    """`pto.store` of a per-lane tile: the window on the tile's split dim moves by `subblock_idx * step`."""
+
+    OPS = (StoreOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, StoreOp)
+        lw = self.lw
+        info = lw.info(op.tile)
+        if info is None:
+            return  # a full-width tile keeps its offsets
+        t = op.tile.type
+        assert isinstance(t, TileType)
+        td = op.dest.type.rank - t.rank + info.dim  # type: ignore[union-attr]
+        offsets = op.get_mixed_offsets()
+        offsets[td] = lw.arith.offset(offsets[td], info.step, op)
+        new = StoreOp(op.tile, op.dest, offsets)
+        _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
+        new.location = op.location
+        rewriter.replace_op(op, new)
+
+
+class SliceHalving(_SplitPattern):
+    """`pto.slice`: of a full-width tile, the window is halved and lane-offset; of a per-lane tile, the slice must
+    keep the whole split extent (it is then halved with its offsets kept)."""
+
+    OPS = (SliceOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, SliceOp)
+        lw = self.lw
+        t = op.result.type
+        assert isinstance(t, TileType)
+        info = lw.info(op.src)
+        offsets = op.get_mixed_offsets()
+        if info is not None:
+            d = info.dim
+            if offsets[d] != 0 or t.get_shape()[d] != info.full:
+                raise PtoError(
+                    f"{PASS}: this pto.slice takes a window of the split axis (dim {d}) of the per-lane tile "
+                    f"'{_name(op.src)}'; each lane only holds its half, so the window would select different rows "
+                    "on the two lanes. Slice the full-width value before it is split (e.g. load the window "
+                    "directly), or slice along the other axis",
+                    op=op,
+                )
+            step = info.step
+        else:
+            d = lw.dim
+            if t.rank <= d or t.get_shape()[d] == 1:
+                return
+            if t.get_shape()[d] == DYNAMIC:
+                raise _dynamic_box_error(op, d)
+            step = lw.step_for(t.get_shape()[d])
+            offsets[d] = lw.arith.offset(offsets[d], step, op)
+        valid, vt = _localize_valid_list(lw, op, t, d, op.get_mixed_valid(), step)
+        new_type = halved_tile_type(t, d, lw.lane_stride, valid=vt)
+        new = SliceOp(op.src, offsets, new_type, valid=valid)
+        _copy_extra_attrs(op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
+        new.location = op.location
+        rewriter.replace_op(op, new)
+        lw.track(new.result, lw.make_info(t, d))
+        lw.verify_rewritten(new)
+
+
+class ReshapeHalving(_SplitPattern):
+    """`pto.reshape`: a per-lane input halves the result on the dim the split axis lands on (it may migrate,
+    `[N,1] <-> [1,N]`); a full-width input is reshaped at full width and then lane-sliced."""
+
+    OPS = (ReshapeOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, ReshapeOp)
+        lw = self.lw
+        out = op.result.type
+        assert isinstance(out, TileType)
+        info = lw.info(op.src)
+        if info is None:
+            self._slice_full_width(op, out)
+            return
+        in_full = info.orig_type.get_shape()
+        try:
+            d = reshape_split_target(in_full, info.dim, out.get_shape())
+        except ReshapeSplitError as e:
+            if e.kind == "odd":
+                raise PtoError(
+                    f"{LEGACY}: pto.reshape moves an ODD split axis (dim {info.dim}, extent {info.full}) onto a result "
+                    f"whose dim {info.dim} cannot carry it ({list(out.get_shape())}); the lanes' halves are not "
+                    "contiguous blocks of the result. Make the split extent even, or keep a non-unit extent on the "
+                    "same dim of the reshape result",
+                    op=op,
+                ) from None
+            raise PtoError(
+                f"{LEGACY}: pto.reshape moves the split axis (dim {info.dim}) across a layout this pass cannot track "
+                f"under split ({list(in_full)} -> {list(out.get_shape())}); each lane's half must be one contiguous "
+                "block of a single result dim with unit dims before it (e.g. [N, 1] <-> [1, N]). Reshape before the "
+                "split data is produced, or choose a result shape that keeps the split axis outermost",
+                op=op,
+            ) from None
+        if d != info.dim and lw.lane_stride is not None:
+            raise PtoError(
+                f"{LEGACY}: pto.reshape moves the split axis from dim {info.dim} to dim {d} inside a split region "
+                f"whose ragged boundary was balanced with lane_stride = {lw.lane_stride}; the balanced lane windows "
+                "do not map onto the moved axis. Make the boundary's valid extent full (or its ceil half equal to "
+                "the box half) so no lane_stride is needed, or avoid the axis-moving reshape",
+                op=op,
+            )
+        if d >= out.rank or out.get_shape()[d] == 1:
+            raise PtoError(
+                f"{LEGACY}: pto.reshape moves the split axis (dim {info.dim}) across a layout this pass cannot track "
+                f"under split ({list(in_full)} -> {list(out.get_shape())}); the result has no dim to carry it",
+                op=op,
+            )
+        new_type = halved_tile_type(out, d, lw.lane_stride)
+        new_res = rewriter.replace_value_with_new_type(op.result, new_type)
+        lw.track(new_res, lw.make_info(out, d))
+        lw.verify_rewritten(op)
+
+    def _slice_full_width(self, op: ReshapeOp, out: TileType) -> None:
+        lw = self.lw
+        d = lw.dim
+        shape = out.get_shape()
+        if out.rank <= d or shape[d] == 1 or DYNAMIC in shape:
+            return  # stays full width (untracked)
+        step = lw.step_for(shape[d])
+        offsets: list[int | SSAValue] = [0] * out.rank
+        new_type = halved_tile_type(out, d, lw.lane_stride)
+        lane_valid = new_type.get_valid()[d]
+        valid: list[int | SSAValue] | None = None
+        if lane_valid == DYNAMIC:
+            valid = list(out.get_valid())
+            valid[d] = lw.arith.lane_valid(out.get_valid()[d], step, op)
+        nxt = op.next_op
+        assert nxt is not None
+        offsets[d] = lw.arith.offset(0, step, nxt)
+        sl = SliceOp(op.result, offsets, new_type, valid=valid)
+        sl.location = op.location
+        Rewriter.insert_op(sl, InsertPoint.after(op))
+        op.result.replace_uses_with_if(sl.result, lambda use: use.operation is not sl)
+        sl.result.name_hint = op.result.name_hint
+        lw.track(sl.result, lw.make_info(out, d))
+
+
+class TransposeHalving(_SplitPattern):
+    """`pto.transpose` / `pto.transpose_view` of a per-lane tile: the split axis follows the permutation."""
+
+    OPS = (TransposeOp, TransposeViewOp)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, (TransposeOp, TransposeViewOp))
+        lw = self.lw
+        info = lw.info(op.src)
+        if info is None:
+            return
+        out = op.result.type
+        assert isinstance(out, TileType)
+        d = list(op.get_axes()).index(info.dim)
+        new_res = rewriter.replace_value_with_new_type(op.result, halved_tile_type(out, d, lw.lane_stride))
+        lw.track(new_res, lw.make_info(out, d))
+        lw.verify_rewritten(op)
+
+
+class SetValidShapeHalving(_SplitPattern):
+    """`pto.set_validshape` of a per-lane tile: the valid size on the split dim is clamped to the lane."""
+
+    OPS = (SetValidShapeOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, SetValidShapeOp)
+        lw = self.lw
+        info = lw.info(op.src)
+        if info is None:
+            return
+        out = op.result.type
+        assert isinstance(out, TileType)
+        d = info.dim
+        entries = op.get_mixed_valid()
+        full = entries[d]
+        box = out.get_shape()[d]
+        if isinstance(full, int) and not needs_valid_clamp(box, full, lw.lane_stride):
+            lane: int | SSAValue = ceil_half(box)
+        else:
+            lane = lw.arith.lane_valid(full, info.step, op)
+        entries[d] = lane
+        new_type = halved_tile_type(out, d, lw.lane_stride, valid=lane if isinstance(lane, int) else DYNAMIC)
+        new = SetValidShapeOp(op.src, entries, new_type)
+        _copy_extra_attrs(op, new, ("static_valid",))
+        new.location = op.location
+        rewriter.replace_op(op, new)
+        lw.track(new.result, lw.make_info(out, d))
+        lw.verify_rewritten(new)
+
+
+class GeneratorHalving(_SplitPattern):
+    """`pto.full` / `pto.create` (vec): the result shape is halved.  `pto.ci` / `pto.random` are rejected on a
+    non-singleton split dim (their values depend on the position)."""
+
+    OPS = (FullOp, CreateOp, CiOp, RandomOp)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        lw = self.lw
+        t = op.results[0].type
+        assert isinstance(t, TileType)
+        d = lw.dim
+        if t.rank <= d or t.get_shape()[d] == 1:
+            return
+        if isinstance(op, (CiOp, RandomOp)):
+            raise PtoError(
+                f"{LEGACY}: automatic split-axis halving of '{op.name}' is not supported because its generated values "
+                "depend on position; changing the result type alone would give both lanes the first half's values. "
+                "Move the generator out of the split function, or generate a tile whose split dim is 1",
+                op=op,
+            )
+        if t.get_shape()[d] == DYNAMIC:
+            raise _dynamic_box_error(op, d)
+        new_res = rewriter.replace_value_with_new_type(op.results[0], halved_tile_type(t, d, lw.lane_stride))
+        lw.track(new_res, lw.make_info(t, d))
+
+
+class ElementwiseHalving(_SplitPattern):
+    """Every other vector op (elementwise, cast, reductions off the split axis, broadcasts, same-side moves):
+    when a tile operand is per-lane, the tile results are halved on that operand's split dim."""
+
+    def applies(self, op: Operation) -> bool:
+        return any(isinstance(r.type, TileType) for r in op.results)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        lw = self.lw
+        src = next((v for v in op.operands if v in lw.tracked), None)
+        if src is None:
+            return  # all tile operands full width: the op stays full width
+        info = lw.tracked[src]
+        d = info.dim
+        if isinstance(op, REDUCE_OPS) and type(op).AXIS == d:  # type: ignore[attr-defined]
+            raise PtoError(
+                f"{LEGACY}: reduce op '{op.name}' reduces on the split axis (dim {d}); partial reduction in a split "
+                "kernel is not supported. Reduce along the other axis, split the function the other way "
+                f"(pto.split = #pto.split<{'left_right' if d == 0 else 'up_down'}>), or reduce outside the split "
+                "function",
+                op=op,
+            )
+        for r in list(op.results):
+            old = r.type
+            if not isinstance(old, TileType) or old.rank <= d or old.get_shape()[d] == 1:
+                continue
+            if old.get_shape()[d] == DYNAMIC:
+                raise _dynamic_box_error(op, d)
+            if old == info.orig_type:
+                new_type = src.type
+            else:
+                new_type = halved_tile_type(old, d, lw.lane_stride)
+            new_res = rewriter.replace_value_with_new_type(r, new_type)
+            lw.track(new_res, lw.make_info(old, d))
+        lw.verify_rewritten(op)
+
+
+__all__ = [
+    "C2VBoundary",
+    "ElementwiseHalving",
+    "GeneratorHalving",
+    "LoadHalving",
+    "ReshapeHalving",
+    "SetValidShapeHalving",
+    "SliceHalving",
+    "SplitLowering",
+    "StoreOffsets",
+    "TransposeHalving",
+    "V2CBoundary",
+    "check_shard_valid",
+    "inject_subblock_idx",
+    "localized_valid",
+]
