@@ -1,24 +1,116 @@
-"""GM-mediated cross-core sync (issue 5; reference §6).  Placeholder: finds nothing yet."""
+"""GM-mediated cross-core sync (reference §6 "GM cross-lane sync"; seed "经 GM 中转的跨核依赖", step 2a).
+
+A cube `pto.store` into a GM tensor that the vector side later `pto.load`s is a cross-core dependency no
+`pto.move` shows.  It is fenced with a data-less handshake: the AIC pushes the stored tile right after the
+store, the AIV pops a token right before the load (and frees it at once, see `tfree.py`).
+
+Considered: stores and loads whose own affinity is single-sided (cube or vector).  The *origin* of a tensor is
+found by following `pto.store` results back to their destination.  For each origin, in store order, a fence
+is emitted iff
+  1. exactly one store (on either side) writes that origin,
+  2. that store is a cube store, and
+  3. a vector load of the origin comes later in the store's block, or inside an op that comes later in it;
+     the earliest such load is used.
+When the load is nested (inside a loop or branch after the store), the pop is hoisted to just before that
+op in the store's block, so the push and the pop execute the same number of times.  A vector store read by
+the cube (V->C) is never fenced: the raw tile would need the V->C fractal adapter.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from xdsl.dialects import func
-from xdsl.ir import Operation
+from xdsl.ir import Operation, OpResult, SSAValue
 
-from ..analysis.affinity import AffinityAnalysis
+from pypto_mlir.dialects.pto_ops import LoadOp, StoreOp, TPopFromAicOp, TPushToAivOp
+from pypto_mlir.dialects.pto_types import TileType
+
+from ..analysis.affinity import Affinity, AffinityAnalysis
+from ..common import with_loc
 
 
 @dataclass
 class GmSync:
     store: Operation
     load: Operation
+    anchor: Operation | None = None
+    """The op of the store's block before which the token is popped: the load itself, or the op enclosing it."""
+    origin_name: str | None = None
+
+
+def gm_origin(v: SSAValue) -> SSAValue:
+    """Follow `pto.store` results back to the tensor they write."""
+    seen = 0
+    while isinstance(v, OpResult) and isinstance(v.op, StoreOp) and seen < 10000:
+        v = v.op.dest
+        seen += 1
+    return v
 
 
 def collect_gm_syncs(f: func.FuncOp, affinity: AffinityAnalysis) -> list[GmSync]:
-    return []  # TODO(issue 5)
+    """The C->V GM fences of the mixed function `f` (before it is split)."""
+    stores: list[StoreOp] = []
+    loads: list[LoadOp] = []
+    for op in f.walk():
+        if isinstance(op, StoreOp) and affinity.get(op) in (Affinity.CUBE, Affinity.VECTOR):
+            stores.append(op)
+        elif isinstance(op, LoadOp) and affinity.get(op) == Affinity.VECTOR:
+            loads.append(op)
+    by_origin: dict[SSAValue, list[StoreOp]] = {}
+    for st in stores:
+        by_origin.setdefault(gm_origin(st.dest), []).append(st)
+    syncs: list[GmSync] = []
+    for origin, group in by_origin.items():
+        if len(group) != 1:
+            continue
+        st = group[0]
+        if affinity.get(st) != Affinity.CUBE or not isinstance(st.tile.type, TileType):
+            continue
+        match = _earliest_later_load(st, origin, loads)
+        if match is None:
+            continue
+        load, anchor = match
+        syncs.append(GmSync(st, load, anchor, origin.name_hint))
+    return syncs
+
+
+def _earliest_later_load(st: StoreOp, origin: SSAValue, loads: list[LoadOp]) -> tuple[LoadOp, Operation] | None:
+    block = st.parent_block()
+    if block is None:
+        return None
+    order = {op: i for i, op in enumerate(block.ops)}
+    here = order[st]
+    best: tuple[int, LoadOp, Operation] | None = None
+    walk_pos = {op: i for i, op in enumerate(block.walk())}
+    for ld in loads:
+        if gm_origin(ld.source) is not origin:
+            continue
+        # the op of the store's block that is (or encloses) the load
+        anchor: Operation | None = ld
+        while anchor is not None and anchor.parent_block() is not block:
+            anchor = anchor.parent_op()
+        if anchor is None or order[anchor] <= here:
+            continue
+        key = walk_pos.get(ld, 0)
+        if best is None or key < best[0]:
+            best = (key, ld, anchor)
+    return (best[1], best[2]) if best is not None else None
 
 
 def emit_gm_syncs(syncs: list[GmSync], aic_map: dict[Operation, Operation], aiv_map: dict[Operation, Operation]) -> None:
-    return None  # TODO(issue 5)
+    """Insert each fence into the split bodies (skipped when either side no longer has its op)."""
+    for sync in syncs:
+        anchor = sync.anchor if sync.anchor is not None else sync.load
+        st = aic_map.get(sync.store)
+        at = aiv_map.get(anchor)
+        if not isinstance(st, StoreOp) or at is None or at.parent_block() is None or st.parent_block() is None:
+            continue
+        stored = st.tile.type
+        assert isinstance(stored, TileType)
+        push = with_loc(TPushToAivOp(st.tile, split=0), st)
+        st.parent_block().insert_op_after(push, st)  # type: ignore[union-attr]
+        token_type = TileType.get(stored.get_shape(), stored.element_type, "vec")
+        pop = with_loc(TPopFromAicOp(token_type, split=0), at)
+        pop.result.name_hint = f"{sync.origin_name}_gm_sync" if sync.origin_name else "gm_sync"
+        at.parent_block().insert_op_before(pop, at)  # type: ignore[union-attr]

@@ -1,13 +1,157 @@
-"""Automatic pipe setup and dual AIV dispatch (issue 5; reference §4.1, §6).  Placeholder."""
+"""Automatic pipe setup and dual AIV dispatch (reference §4.1 and §6 "Dual-AIV"; seed steps 11-12).
+
+`build_pipe_setup` prepends the frontend pipe setup to an expanded AIC/AIV pair whose bodies use cross-core
+tile ops and carry no setup yet:
+
+    AIC:  [%<f>_v2c_slot_buffer = reserve_buffer]          if V2C
+          [%<f>_c2v_slot_buffer_import = import_peer_buffer] if C2V
+          [%c0_i32 = arith.constant 0 : i32]                 if one direction is inactive
+          pto.aic_initialize_pipe %c2v, %v2c {dir_mask, slot_size, slot_num[, local_slot_num]}
+    AIV:  (after a leading `pto.get_subblock_idx`)
+          [%<f>_v2c_slot_buffer_import = import_peer_buffer] if V2C
+          [%<f>_c2v_slot_buffer = reserve_buffer]            if C2V
+          [%c0_i32 = arith.constant 0 : i32]
+          pto.aiv_initialize_pipe %c2v, %v2c {...}
+
+`slot_size` is the largest tile (bytes) any tpush sends or tpop receives on either side in either direction;
+`slot_num` is the function's `pto.slot_num` (default 2, always emitted); a reserve holds
+`slot_size x (pto.local_slot_num or slot_num)` bytes at `base = -1` (auto).
+"""
 
 from __future__ import annotations
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i32
+from xdsl.ir import Operation, SSAValue
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import (
+    AicInitializePipeOp,
+    AivInitializePipeOp,
+    GetSubblockIdxOp,
+    ImportPeerBufferOp,
+    ReserveBufferOp,
+)
+
+from ..common import split_mode, with_loc
+from .pipe_metadata import AUTO_BASE, DEFAULT_SLOT_NUM, collect_pipe_metadata
+from .tfree import check_local_depth
+
+
+def _int_attr(f: func.FuncOp, name: str) -> int | None:
+    attr = f.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def pipe_depths(original: func.FuncOp, target: str) -> tuple[int, int | None]:
+    """(`slot_num`, `local_slot_num` or None) for the automatic pipe of `original`; rejects what the target cannot do."""
+    name = original.sym_name.data
+    slot_num = _int_attr(original, "pto.slot_num")
+    if slot_num is None:
+        slot_num = DEFAULT_SLOT_NUM
+    elif slot_num <= 0:
+        raise PtoError(f"'pto.slot_num' of @{name} must be a positive integer, got {slot_num}", op=original)
+    local = _int_attr(original, "pto.local_slot_num")
+    if local is None:
+        return slot_num, None
+    if target == "a5":
+        raise PtoError(
+            f"'pto.local_slot_num' on @{name} is not supported on a5 (the a5 pipe lowering has no local consumer "
+            f"depth, even one equal to slot_num); remove it — it is an a2a3-only option",
+            op=original,
+        )
+    if local <= 0:
+        raise PtoError(f"'pto.local_slot_num' of @{name} must be a positive integer, got {local}", op=original)
+    if local > slot_num:
+        raise PtoError(
+            f"'pto.local_slot_num' of @{name} is {local}, more than its slot_num {slot_num}; the local consumer "
+            f"depth must be at most the ring depth: lower pto.local_slot_num or raise pto.slot_num",
+            op=original,
+        )
+    return slot_num, local
 
 
 def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: func.FuncOp, target: str) -> None:
-    return None  # TODO(issue 5)
+    """Prepend the pipe setup of the expanded pair `aic`/`aiv` of the mixed function `name` (see module doc).
+
+    Nothing is added when neither body has a cross-core tile op, when either body already has a setup op, or
+    when a tile size is not static (the verifier then reports the unsized tile)."""
+    md_c, md_v = collect_pipe_metadata(aic), collect_pipe_metadata(aiv)
+    if md_c.setup or md_v.setup:
+        return
+    mask = md_c.dir_mask | md_v.dir_mask
+    if mask == 0:
+        return
+    sizes = md_c.sizes() + md_v.sizes()
+    if any(s is None for s in sizes):
+        return
+    slot_size = max(s for s in sizes if s is not None)
+    slot_num, local = pipe_depths(original, target)
+    if local is not None:
+        setting = f"pto.local_slot_num = {local} on @{name}"
+        check_local_depth(aic, "aic", local, setting)
+        check_local_depth(aiv, "aiv", local, setting)
+    size = slot_size * (local if local is not None else slot_num)
+    c2v, v2c = bool(mask & 1), bool(mask & 2)
+    c2v_name, v2c_name = f"{name}_c2v_slot_buffer", f"{name}_v2c_slot_buffer"
+
+    def reserve(buf: str) -> Operation:
+        op = ReserveBufferOp(buf, size, AUTO_BASE)
+        op.results[0].name_hint = buf
+        return op
+
+    def import_(buf: str, peer: str) -> Operation:
+        op = ImportPeerBufferOp(buf, peer)
+        op.results[0].name_hint = f"{buf}_import"
+        return op
+
+    def prefix(init_cls: type, c2v_op: Operation | None, v2c_op: Operation | None, lead: list[Operation]) -> list[Operation]:
+        ops = list(lead)
+        zero: SSAValue | None = None
+        if c2v_op is None or v2c_op is None:
+            c = arith.ConstantOp(IntegerAttr(0, i32))
+            c.results[0].name_hint = "c0_i32"
+            ops.append(c)
+            zero = c.results[0]
+        c2v_val = c2v_op.results[0] if c2v_op is not None else zero
+        v2c_val = v2c_op.results[0] if v2c_op is not None else zero
+        assert c2v_val is not None and v2c_val is not None
+        ops.append(init_cls(c2v_val, v2c_val, mask, slot_size, slot_num, local))
+        return ops
+
+    aic_reserve = reserve(v2c_name) if v2c else None
+    aic_import = import_(c2v_name, f"{name}_aiv") if c2v else None
+    aic_ops = prefix(AicInitializePipeOp, aic_import, aic_reserve, [op for op in (aic_reserve, aic_import) if op])
+    aiv_import = import_(v2c_name, f"{name}_aic") if v2c else None
+    aiv_reserve = reserve(c2v_name) if c2v else None
+    aiv_ops = prefix(AivInitializePipeOp, aiv_reserve, aiv_import, [op for op in (aiv_import, aiv_reserve) if op])
+
+    _prepend(aic, aic_ops, original, after_subblock_idx=False)
+    _prepend(aiv, aiv_ops, original, after_subblock_idx=True)
+
+
+def _prepend(f: func.FuncOp, ops: list[Operation], original: func.FuncOp, after_subblock_idx: bool) -> None:
+    block = f.body.blocks[0]
+    first = block.first_op
+    for op in ops:
+        with_loc(op, original)
+    if after_subblock_idx and isinstance(first, GetSubblockIdxOp):
+        anchor = first
+        for op in ops:
+            block.insert_op_after(op, anchor)
+            anchor = op
+        return
+    if first is None:
+        block.add_ops(ops)
+        return
+    for op in ops:
+        block.insert_op_before(op, first)
 
 
 def stamp_dual_aiv_dispatch(aiv: func.FuncOp, original: func.FuncOp, target: str) -> None:
-    return None  # TODO(issue 5)
+    """a2a3 runs a mixed kernel without a split mode on both AIV lanes: mark its AIV half `pto.dual_aiv_dispatch`.
+
+    Only the attribute is set here; the lane-1 replay (zero valid shape, suppressed stores) is a later lowering."""
+    if target != "a2a3" or split_mode(original) != "none":
+        return
+    aiv.attributes["pto.dual_aiv_dispatch"] = UnitAttr()

@@ -1,18 +1,411 @@
-"""The MixedKernelExpanded verifier (issue 5; reference §7.1).  Placeholder."""
+"""The MixedKernelExpanded verifier (reference §7.1, seed "属性验证器").
+
+`verify_mixed_kernel_expanded(module)` checks the contract ExpandMixedKernel promises, and that hand-written
+AIC/AIV kernels must keep too; it raises a `PtoError` at the first violation, located at the offending op:
+
+1. no `incore` function contains both cube and vector ops (it should have been expanded);
+2. in AIC/AIV functions, cross-core ops (tpush, tpop, initialize_pipe) belong to the function's side, and pops
+   land where the side reads them (AIC: `mat`, AIV: `vec`);
+3. every initialize_pipe: an `arith.constant 0 : i32` placeholder exactly for each inactive direction, the
+   buffer of an active direction made by the right op (AIC: C2V import / V2C reserve; AIV: C2V reserve / V2C
+   import), `local_slot_num` at most the effective slot_num and never on a5;
+4. the numbers of reserve_buffer / import_peer_buffer ops equal what the initialized directions require;
+5. a body with tpush/tpop: static tile sizes; the setup (initialize_pipe, and the reserve/import each used
+   direction needs) among the top-level ops before the first one that contains a tpush/tpop; each direction
+   used is enabled by the dir_mask; each tile fits the slot_size;
+6. per block (nested blocks independently): every tpop has exactly one tfree of the matching kind on its
+   result, no tfree frees anything else, nothing reads a popped tile (or a view of it) after its tfree, and
+   no more slots are held at once than an explicit `local_slot_num`;
+7. an import_peer_buffer names an existing peer function of the other side that reserves that buffer, the
+   reserve is large enough for `slot_size x depth`, and the two initializers agree.
+"""
+
+from __future__ import annotations
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
 
-from ..common import not_implemented
+from pypto_mlir.diagnostics import PtoError, location_of
+from pypto_mlir.dialects.pto_ops import (
+    ImportPeerBufferOp,
+    ReserveBufferOp,
+    TFreeToAicOp,
+    TFreeToAivOp,
+    TPopFromAicOp,
+    TPopFromAivOp,
+    get_int_attr,
+)
+from pypto_mlir.dialects.pto_types import TargetAttr
+
+from ..analysis.affinity import Affinity, AffinityAnalysis
+from ..common import kind_of
+from .pipe_metadata import (
+    INIT_OPS,
+    TRANSFER_OPS,
+    VIEW_OPS,
+    Side,
+    collect_pipe_metadata,
+    direction_of,
+    is_zero_i32,
+    nested_blocks,
+    pipe_id,
+    side_of,
+    transfer_bytes,
+    uses_any,
+)
+from .tfree import check_local_depth
+
+TFREE_FOR_TPOP = {TPopFromAicOp: TFreeToAicOp, TPopFromAivOp: TFreeToAivOp}
+DIR_NAME = {"c2v": "C2V", "v2c": "V2C"}
+DIR_BIT = {"c2v": 1, "v2c": 2}
+
+
+def _fname(f: func.FuncOp) -> str:
+    return f.sym_name.data
+
+
+def _where(op: Operation) -> str:
+    loc = location_of(op)
+    return f" at {loc.line}:{loc.col}" if loc is not None else ""
+
+
+def effective_slot_num(init: Operation) -> int:
+    """`slot_num`, else the depth PTOAS derives from the dir_mask (4 for both directions, 8 for one)."""
+    sn = get_int_attr(init, "slot_num")
+    if sn is not None:
+        return sn
+    return 4 if get_int_attr(init, "dir_mask") == 3 else 8
+
+
+def consumer_depth(init: Operation) -> int:
+    lsn = get_int_attr(init, "local_slot_num")
+    return lsn if lsn is not None else effective_slot_num(init)
 
 
 def verify_mixed_kernel_expanded(module: ModuleOp) -> None:
-    return None  # TODO(issue 5)
+    """Raise a located `PtoError` at the first violation of the MixedKernelExpanded contract."""
+    attr = module.attributes.get("pto.target")
+    target = attr.data if isinstance(attr, TargetAttr) else None
+    funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    for f in funcs.values():
+        if not f.body.blocks:
+            continue
+        kind = kind_of(f)
+        if kind == "incore":
+            _check_incore_not_mixed(f)
+        elif kind in ("aic", "aiv"):
+            _check_kernel(f, side_of(kind), target, funcs)
+
+
+# -- 1. no mixed incore ------------------------------------------------------------------------------------------
+
+
+def _check_incore_not_mixed(f: func.FuncOp) -> None:
+    analysis = AffinityAnalysis(f)
+    first: dict[Affinity, Operation] = {}
+    for op in f.walk():
+        if op is f or op.regions:
+            continue
+        a = analysis.get(op)
+        sides = [Affinity.CUBE, Affinity.VECTOR] if a == Affinity.MIXED else [a]
+        for s in sides:
+            if s in (Affinity.CUBE, Affinity.VECTOR):
+                first.setdefault(s, op)
+        if Affinity.CUBE in first and Affinity.VECTOR in first:
+            other = first[Affinity.CUBE] if first[Affinity.VECTOR] is op else first[Affinity.VECTOR]
+            raise PtoError(
+                f"InCore function '{_fname(f)}' contains both Cube and Vector tile ops (should have been "
+                f"expanded): '{op.name}' here is {a}, '{other.name}'{_where(other)} is "
+                f"{'cube' if other is first[Affinity.CUBE] else 'vector'}; run --expand-mixed-kernel first",
+                op=op,
+            )
+
+
+# -- 2.-7. AIC / AIV kernels -------------------------------------------------------------------------------------
+
+
+def _op_side(op: Operation) -> str | None:
+    aff = getattr(type(op), "AFFINITY", None)
+    return {"cube": "aic", "vector": "aiv"}.get(aff) if isinstance(aff, str) else None
+
+
+def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, func.FuncOp]) -> None:
+    name = _fname(f)
+    md = collect_pipe_metadata(f)
+    inits = [op for op in md.setup if isinstance(op, INIT_OPS)]
+
+    # 2. side of the protocol ops, memory of the pops
+    for op in md.transfers + inits:
+        if _op_side(op) != s.name:
+            other = "AIV" if s.name == "aic" else "AIC"
+            raise PtoError(
+                f"'{op.name}' is an {other}-side op and cannot appear in {s.upper} function '{name}'", op=op
+            )
+        if isinstance(op, s.tpop):
+            space = op.results[0].type.space  # type: ignore[attr-defined]
+            if space != s.pop_space:
+                raise PtoError(
+                    f"{s.upper} function '{name}' requires {op.name} result in memory space '{s.pop_space}', "
+                    f"got '{space}'",
+                    op=op,
+                )
+
+    # 3. each initializer
+    for init in inits:
+        _check_init(f, s, init, target)
+
+    # 4. reserve / import counts
+    mine = {"c2v": ImportPeerBufferOp, "v2c": ReserveBufferOp} if s.name == "aic" else {
+        "c2v": ReserveBufferOp,
+        "v2c": ImportPeerBufferOp,
+    }
+    for cls in (ReserveBufferOp, ImportPeerBufferOp):
+        need = sum(
+            1 for init in inits for d in ("c2v", "v2c") if mine[d] is cls and (get_int_attr(init, "dir_mask") or 0) & DIR_BIT[d]
+        )
+        have = [op for op in md.setup if isinstance(op, cls)]
+        if len(have) < need:
+            raise PtoError(
+                f"Function '{name}' has fewer '{cls.name}' calls ({len(have)}) than initialized pipe directions "
+                f"require ({need})",
+                op=next(init for init in inits),
+            )
+        if len(have) > need:
+            raise PtoError(
+                f"Function '{name}' has more '{cls.name}' calls ({len(have)}) than initialized pipe directions "
+                f"require ({need})",
+                op=have[need],
+            )
+
+    # 5. cross-core tile ops need static sizes and a dominating setup
+    if md.transfers:
+        _check_transfers(f, s, md.transfers)
+
+    # 6. tpop / tfree pairing, per block
+    for block in f.body.blocks:
+        _check_block_frees(f, s, block)
+    for init in inits:
+        lsn = get_int_attr(init, "local_slot_num")
+        if lsn is not None:
+            check_local_depth(f, s.name, lsn, f"local_slot_num = {lsn} on its '{init.name}'")
+
+    # 7. peers
+    for op in md.setup:
+        if isinstance(op, ImportPeerBufferOp):
+            _check_import(f, s, op, funcs)
+        elif isinstance(op, ReserveBufferOp):
+            _check_reserve_size(f, op)
+
+
+def _check_init(f: func.FuncOp, s: Side, init: Operation, target: str | None) -> None:
+    mask = get_int_attr(init, "dir_mask") or 0
+    lsn = get_int_attr(init, "local_slot_num")
+    if lsn is not None:
+        if target == "a5":
+            raise PtoError(
+                f"'{init.name}' sets local_slot_num, which a5 does not support (even equal to slot_num); remove it",
+                op=init,
+            )
+        eff = effective_slot_num(init)
+        if lsn > eff:
+            raise PtoError(
+                f"'{init.name}' local_slot_num {lsn} exceeds the effective slot_num {eff}", op=init
+            )
+    producer = {"c2v": ImportPeerBufferOp, "v2c": ReserveBufferOp} if s.name == "aic" else {
+        "c2v": ReserveBufferOp,
+        "v2c": ImportPeerBufferOp,
+    }
+    for d, operand in (("c2v", init.operands[0]), ("v2c", init.operands[1])):
+        active = bool(mask & DIR_BIT[d])
+        if not active and not is_zero_i32(operand):
+            raise PtoError(
+                f"'{init.name}' {d} operand must be the `arith.constant 0 : i32` placeholder: dir_mask {mask} "
+                f"leaves {DIR_NAME[d]} inactive",
+                op=init,
+            )
+        if active:
+            want = producer[d]
+            if is_zero_i32(operand) or not isinstance(operand.owner, want):
+                raise PtoError(
+                    f"'{init.name}' {d} operand must be the result of '{want.name}' (dir_mask {mask} makes "
+                    f"{DIR_NAME[d]} active on this {s.upper} side)",
+                    op=init,
+                )
+
+
+def _top_level_prefix(f: func.FuncOp) -> tuple[list[Operation], Operation | None]:
+    """Top-level ops before the first one that contains a tpush/tpop, and that op."""
+    prefix: list[Operation] = []
+    for op in f.body.blocks[0].ops:
+        if any(isinstance(inner, TRANSFER_OPS) for inner in op.walk()):
+            return prefix, op
+        prefix.append(op)
+    return prefix, None
+
+
+def _check_transfers(f: func.FuncOp, s: Side, transfers: list[Operation]) -> None:
+    name = _fname(f)
+    for op in transfers:
+        if transfer_bytes(op) is None:
+            raise PtoError(
+                f"{s.upper} function '{name}' uses cross-core tile ops with non-static tile size; auto pipe setup "
+                f"requires statically known tile shapes",
+                op=op,
+            )
+    prefix, _ = _top_level_prefix(f)
+    inits = [op for op in prefix if isinstance(op, s.init)]
+    first = transfers[0]
+    if not inits:
+        raise PtoError(
+            f"{s.upper} function '{name}' uses cross-core tile ops but has no '{s.init.name}' call before them",
+            op=first,
+        )
+    need = {"c2v": ImportPeerBufferOp, "v2c": ReserveBufferOp} if s.name == "aic" else {
+        "c2v": ReserveBufferOp,
+        "v2c": ImportPeerBufferOp,
+    }
+    for op in transfers:
+        d = direction_of(op)
+        assert d is not None
+        pid = pipe_id(op)
+        init = next((i for i in inits if pipe_id(i) == pid), None)
+        if init is None:
+            raise PtoError(
+                f"{s.upper} function '{name}' uses pipe id {pid} but no '{s.init.name}' with id {pid} comes before it",
+                op=op,
+            )
+        if not any(isinstance(p, need[d]) for p in prefix):
+            raise PtoError(
+                f"{s.upper} function '{name}' uses {DIR_NAME[d]} cross-core ops but has no '{need[d].name}' before them",
+                op=op,
+            )
+        mask = get_int_attr(init, "dir_mask") or 0
+        if not mask & DIR_BIT[d]:
+            raise PtoError(
+                f"{s.upper} function '{name}' uses {DIR_NAME[d]} cross-core ops but its '{init.name}'"
+                f"{_where(init)} has dir_mask {mask}, which does not enable {DIR_NAME[d]}",
+                op=op,
+            )
+        size, slot = transfer_bytes(op), get_int_attr(init, "slot_size") or 0
+        if size is not None and size > slot:
+            raise PtoError(
+                f"'{op.name}' moves a tile of {size} bytes, which does not fit the pipe's slot_size {slot} "
+                f"('{init.name}'{_where(init)})",
+                op=op,
+            )
+
+
+def _check_block_frees(f: func.FuncOp, s: Side, block: Block) -> None:
+    name = _fname(f)
+    outstanding: dict[SSAValue, Operation] = {}
+    alias: dict[SSAValue, SSAValue] = {}
+    freed: dict[SSAValue, Operation] = {}
+    for op in block.ops:
+        if isinstance(op, (TFreeToAicOp, TFreeToAivOp)):
+            v = op.operands[0]
+            pop = outstanding.get(v)
+            if pop is None:
+                raise PtoError(
+                    f"'{op.name}' without a matching outstanding tpop on the same tile value in this block"
+                    + (f" (it was already freed{_where(freed[v])})" if v in freed else "")
+                    + "; free the result of a tpop of this block exactly once",
+                    op=op,
+                )
+            want = TFREE_FOR_TPOP[type(pop)]  # type: ignore[index]
+            if not isinstance(op, want):
+                raise PtoError(
+                    f"'{pop.name}'{_where(pop)} must be matched with '{want.name}' on the same tile value, "
+                    f"not '{op.name}'",
+                    op=op,
+                )
+            del outstanding[v]
+            freed[v] = op
+            continue
+        if freed and not _is_terminator(op):
+            dead = {v for v in freed} | {a for a, root in alias.items() if root in freed}
+            if uses_any(op, dead):
+                v = next(x for inner in op.walk() for x in inner.operands if x in dead)
+                root = alias.get(v, v)
+                raise PtoError(
+                    f"'{op.name}' reads a popped tile after its slot was released by '{freed[root].name}'"
+                    f"{_where(freed[root])}; move the tfree after the last use",
+                    op=op,
+                )
+        if isinstance(op, (TPopFromAicOp, TPopFromAivOp)):
+            outstanding[op.results[0]] = op
+        elif isinstance(op, VIEW_OPS):
+            src = op.operands[0]
+            root = alias.get(src, src)
+            if root in outstanding or root in freed:
+                alias[op.results[0]] = root
+        for inner in nested_blocks(op):
+            _check_block_frees(f, s, inner)
+    for v, pop in outstanding.items():
+        want = TFREE_FOR_TPOP[type(pop)]  # type: ignore[index]
+        raise PtoError(
+            f"{s.upper} function '{name}' uses {pop.name} but has no matching '{want.name}' call (in the same "
+            f"block, after the last use of the popped tile)",
+            op=pop,
+        )
+
+
+def _is_terminator(op: Operation) -> bool:
+    return op.has_trait(IsTerminator)
+
+
+def _init_using(buf: SSAValue) -> Operation | None:
+    return next((u.operation for u in buf.uses if isinstance(u.operation, INIT_OPS)), None)
+
+
+def _check_import(f: func.FuncOp, s: Side, op: ImportPeerBufferOp, funcs: dict[str, func.FuncOp]) -> None:
+    peer_name = op.peer_func.root_reference.data
+    buf = op.buffer_name.data
+    peer = funcs.get(peer_name)
+    other = "aiv" if s.name == "aic" else "aic"
+    if peer is None or kind_of(peer) != other:
+        what = "does not exist" if peer is None else f"is not an {other.upper()} function"
+        raise PtoError(f"'{op.name}' peer_func @{peer_name} {what}; name the {other.upper()} kernel that reserves "
+                       f"'{buf}'", op=op)
+    reserves = [r for r in peer.walk() if isinstance(r, ReserveBufferOp) and r.buffer_name.data == buf]
+    if not reserves:
+        raise PtoError(f"'{op.name}' imports '{buf}', but @{peer_name} has no 'pto.reserve_buffer' named '{buf}'", op=op)
+    mine, theirs = _init_using(op.results[0]), _init_using(reserves[0].results[0])
+    if mine is None or theirs is None:
+        return
+    for key in ("dir_mask", "slot_size", "slot_num", "local_slot_num"):
+        a, b = get_int_attr(mine, key), get_int_attr(theirs, key)
+        if a != b:
+            raise PtoError(
+                f"'{mine.name}' disagrees with its peer '{theirs.name}' in @{peer_name} on {key} "
+                f"({a if a is not None else 'unset'} here, {b if b is not None else 'unset'} there); both sides of "
+                f"a pipe must be initialized alike",
+                op=mine,
+            )
+
+
+def _check_reserve_size(f: func.FuncOp, op: ReserveBufferOp) -> None:
+    init = _init_using(op.results[0])
+    if init is None:
+        return
+    slot = get_int_attr(init, "slot_size") or 0
+    depth = consumer_depth(init)
+    size = get_int_attr(op, "size") or 0
+    if size < slot * depth:
+        raise PtoError(
+            f"'{op.name}' '{op.buffer_name.data}' holds {size} bytes, but its pipe needs slot_size x depth = "
+            f"{slot} x {depth} = {slot * depth} bytes",
+            op=op,
+        )
 
 
 class VerifyMixedKernelExpandedPass(ModulePass):
+    """`--verify-mixed-kernel-expanded`: run the MixedKernelExpanded checks on a module (changes nothing)."""
+
     name = "verify-mixed-kernel-expanded"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        raise not_implemented(self.name, op)
+        verify_mixed_kernel_expanded(op)

@@ -1,0 +1,161 @@
+"""What the cross-core pipe protocol needs to know about one AIC or AIV body (reference §4.1 "metadata").
+
+Shared by tfree insertion, automatic pipe setup, the local-depth check and the MixedKernelExpanded verifier:
+which side an op belongs to, which pipe direction a transfer op uses, its tile size, and the setup ops present.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Block, Operation, SSAValue
+
+from pypto_mlir.dialects.pto_ops import (
+    AicInitializePipeOp,
+    AivInitializePipeOp,
+    ImportPeerBufferOp,
+    ReserveBufferOp,
+    ReshapeOp,
+    SetValidShapeOp,
+    SliceOp,
+    TFreeToAicOp,
+    TFreeToAivOp,
+    TPopFromAicOp,
+    TPopFromAivOp,
+    TPushToAicOp,
+    TPushToAivOp,
+    TransposeViewOp,
+    get_int_attr,
+)
+from pypto_mlir.dialects.pto_types import TileType, tile_bytes
+
+DEFAULT_SLOT_NUM = 2
+"""Ring depth the automatic setup emits when the function has no `pto.slot_num` (reference: 2, always emitted)."""
+
+AUTO_BASE = -1
+"""`base = auto` of `pto.reserve_buffer`: the address is assigned later."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """The protocol ops of one core side: what it pops, how it frees, how it initialises its pipe."""
+
+    name: str  # "aic" | "aiv"
+    tpop: type[Operation]
+    tfree: type[Operation]
+    wrong_tfree: type[Operation]
+    tpush: type[Operation]
+    init: type[Operation]
+    pop_space: str  # where this side's pops must land
+
+    @property
+    def upper(self) -> str:
+        return self.name.upper()
+
+
+AIC = Side("aic", TPopFromAivOp, TFreeToAivOp, TFreeToAicOp, TPushToAivOp, AicInitializePipeOp, "mat")
+AIV = Side("aiv", TPopFromAicOp, TFreeToAicOp, TFreeToAivOp, TPushToAicOp, AivInitializePipeOp, "vec")
+SIDES = {"aic": AIC, "aiv": AIV}
+
+TRANSFER_OPS = (TPushToAivOp, TPushToAicOp, TPopFromAicOp, TPopFromAivOp)
+SETUP_OPS = (ReserveBufferOp, ImportPeerBufferOp, AicInitializePipeOp, AivInitializePipeOp)
+INIT_OPS = (AicInitializePipeOp, AivInitializePipeOp)
+
+# Ops whose result is a view of (the same buffer as) their first operand: a popped slot stays in use while any
+# of these views is used.  `pto.transpose` copies, so it is not one.
+VIEW_OPS = (SliceOp, ReshapeOp, TransposeViewOp, SetValidShapeOp)
+
+
+def side_of(name: str) -> Side:
+    return SIDES[name]
+
+
+def direction_of(op: Operation) -> str | None:
+    """`c2v` / `v2c` for a tpush or tpop (None for anything else)."""
+    return getattr(type(op), "DIRECTION", None) if isinstance(op, TRANSFER_OPS) else None
+
+
+def transfer_tile(op: Operation) -> TileType | None:
+    """The tile a tpush sends or a tpop receives."""
+    if isinstance(op, (TPushToAivOp, TPushToAicOp)):
+        t = op.tile.type
+    elif isinstance(op, (TPopFromAicOp, TPopFromAivOp)):
+        t = op.result.type
+    else:
+        return None
+    return t if isinstance(t, TileType) else None
+
+
+def transfer_bytes(op: Operation) -> int | None:
+    t = transfer_tile(op)
+    return tile_bytes(t) if t is not None else None
+
+
+def pipe_id(op: Operation) -> int:
+    """The frontend pipe an op belongs to (`id`, default 0)."""
+    v = get_int_attr(op, "id")
+    return 0 if v is None else v
+
+
+def is_zero_i32(v: SSAValue) -> bool:
+    """An `arith.constant 0 : i32` (the placeholder of an inactive pipe direction)."""
+    owner = v.owner
+    if not isinstance(owner, arith.ConstantOp):
+        return False
+    attr = owner.value
+    return isinstance(attr, IntegerAttr) and attr.value.data == 0
+
+
+@dataclass
+class PipeMetadata:
+    """Cross-core ops of one body, in walk order."""
+
+    transfers: list[Operation] = field(default_factory=list)
+    setup: list[Operation] = field(default_factory=list)
+
+    @property
+    def c2v(self) -> bool:
+        return any(direction_of(op) == "c2v" for op in self.transfers)
+
+    @property
+    def v2c(self) -> bool:
+        return any(direction_of(op) == "v2c" for op in self.transfers)
+
+    @property
+    def dir_mask(self) -> int:
+        return (1 if self.c2v else 0) | (2 if self.v2c else 0)
+
+    def sizes(self) -> list[int | None]:
+        return [transfer_bytes(op) for op in self.transfers]
+
+    def first_dynamic(self) -> Operation | None:
+        return next((op for op in self.transfers if transfer_bytes(op) is None), None)
+
+
+def collect_pipe_metadata(f: func.FuncOp) -> PipeMetadata:
+    md = PipeMetadata()
+    for op in f.walk():
+        if isinstance(op, TRANSFER_OPS):
+            md.transfers.append(op)
+        elif isinstance(op, SETUP_OPS):
+            md.setup.append(op)
+    return md
+
+
+def nested_blocks(op: Operation) -> list[Block]:
+    return [b for r in op.regions for b in r.blocks]
+
+
+def uses_any(op: Operation, values: set[SSAValue]) -> bool:
+    """Whether `op` or any op nested in it reads one of `values`."""
+    for inner in op.walk():
+        if any(v in values for v in inner.operands):
+            return True
+    return False
+
+
+def yielded(block: Block) -> list[SSAValue]:
+    term = block.last_op
+    return list(term.operands) if isinstance(term, scf.YieldOp) else []
