@@ -164,6 +164,24 @@ def _int_array(values: Sequence[int]) -> ArrayAttr[IntAttr]:
     return ArrayAttr(tuple(IntAttr(v) for v in values))
 
 
+def _verified_params(cls, parser: AttrParser, params: tuple[Attribute, ...], start: int) -> tuple[Attribute, ...]:
+    """Run the type's verifier on freshly parsed parameters, so that an invalid type is a located parse error
+    (at the type's text) instead of an exception escaping the parser."""
+    try:
+        cls.new(params).verify()
+    except VerifyException as e:
+        parser.raise_error(str(e), start, parser.pos)
+    return params
+
+
+def _parse_positive(parser: AttrParser, what: str) -> int:
+    pos = parser.pos
+    value = parser.parse_optional_integer(allow_boolean=False, allow_negative=True)
+    if value is None or value <= 0:
+        parser.raise_error(f"{what} must be a positive integer", pos, parser.pos)
+    return value
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # !pto.tensor
 # ---------------------------------------------------------------------------------------------------------------
@@ -191,6 +209,7 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             shape, elem = parser.parse_ranked_shape()
             shape = [DYNAMIC if d == DYNAMIC_INDEX else d for d in shape]
@@ -204,7 +223,7 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
                         pos,
                         parser.pos,
                     )
-        return (_int_array(shape), elem, StringAttr(layout))
+        return _verified_params(cls, parser, (_int_array(shape), elem, StringAttr(layout)), start)
 
     def print_parameters(self, printer: Printer) -> None:
         dims = "x".join(_dim_str(d) for d in self.get_shape())
@@ -216,7 +235,9 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
 
     def verify(self) -> None:
         if not is_element_type(self.element_type):
-            raise VerifyException(f"!pto.tensor element type must be a numeric type, got {self.element_type}")
+            raise VerifyException(
+                f"!pto.tensor element type must be an integer or float type (f32, bf16, i8, ...), got {self.element_type}"
+            )
         if self.layout.data not in TENSOR_LAYOUTS:
             raise VerifyException(f"unknown tensor layout '{self.layout.data}'")
         for d in self.get_shape():
@@ -377,10 +398,14 @@ class TileType(ParametrizedAttribute, TypeAttribute):
     # -- syntax --------------------------------------------------------------------------------------------
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             shape, elem = parser.parse_ranked_shape()
             shape = [DYNAMIC if d == DYNAMIC_INDEX else d for d in shape]
-            parser.parse_punctuation(",", " (memory space) expected after the element type")
+            if parser.parse_optional_punctuation(",") is None:
+                parser.raise_error(
+                    "expected ', <memory space>' after the element type, e.g. !pto.tile<16x128xf32, vec>"
+                )
             pos = parser.pos
             space = parser.parse_identifier(" (memory space) expected")
             if space not in MEMORY_SPACES:
@@ -409,7 +434,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
                         parser.raise_error(f"unknown pad '{value}', expected one of: {', '.join(PADS)}", vpos, parser.pos)
                     fields[key] = value
                 elif key == "fractal":
-                    fields[key] = parser.parse_integer(allow_boolean=False, allow_negative=False)
+                    fields[key] = _parse_positive(parser, "tile fractal size (bytes)")
                 elif key == "valid":
                     fields[key] = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _parse_dim(parser))
                 else:
@@ -420,7 +445,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
                     )
         imp = implicit_view(shape, space)
         valid = fields.get("valid", shape)
-        return (
+        params = (
             _int_array(shape),
             elem,
             StringAttr(space),
@@ -430,6 +455,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             StringAttr(fields.get("pad", imp.pad)),  # type: ignore[arg-type]
             _int_array(valid),  # type: ignore[arg-type]
         )
+        return _verified_params(cls, parser, params, start)
 
     def print_parameters(self, printer: Printer) -> None:
         shape = self.get_shape()
@@ -452,7 +478,9 @@ class TileType(ParametrizedAttribute, TypeAttribute):
 
     def verify(self) -> None:
         if not is_element_type(self.element_type):
-            raise VerifyException(f"!pto.tile element type must be a numeric type, got {self.element_type}")
+            raise VerifyException(
+                f"!pto.tile element type must be an integer or float type (f32, bf16, i8, ...), got {self.element_type}"
+            )
         if self.space not in MEMORY_SPACES:
             raise VerifyException(f"unknown memory space '{self.space}'")
         for f in (self.blayout, self.slayout):
@@ -464,12 +492,17 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("tile fractal size must be positive")
         shape, valid = self.get_shape(), self.get_valid()
         if len(valid) != len(shape):
-            raise VerifyException(f"tile valid region has rank {len(valid)} but the tile has rank {len(shape)}")
-        for d, v in zip(shape, valid):
+            raise VerifyException(
+                f"tile valid region has {len(valid)} extents but the tile has rank {len(shape)}; give one per dim"
+            )
+        for i, (d, v) in enumerate(zip(shape, valid)):
             if d != DYNAMIC and d < 0:
                 raise VerifyException("tile dimensions must be non-negative or '?'")
             if v != DYNAMIC and (v < 0 or (d != DYNAMIC and v > d)):
-                raise VerifyException(f"tile valid extent {v} lies outside its dimension of {_dim_str(d)}")
+                raise VerifyException(
+                    f"tile valid extent {v} on dim {i} exceeds the dimension {_dim_str(d)}; "
+                    f"a valid extent must lie in [0, {_dim_str(d)}] or be '?'"
+                )
 
 
 def tile_bytes(tile: TileType) -> int | None:

@@ -18,7 +18,7 @@ from xdsl.dialects.scf import Scf
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from pypto_mlir.dialects import PTO
 
@@ -78,7 +78,11 @@ class LocatedParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as e:  # an invalid attribute met while building the op: a located error
+            msg = " ".join(str(e).split())
+            self.raise_error(f"invalid attribute or type in this operation: {msg}", start, self._current_token.span.start)
         if isinstance(op.location, UnknownLoc):
             op.location = self._loc_at(start)
         return op

@@ -7,6 +7,8 @@ on modules and functions (`pto.target`, `pto.kind`, `pto.split`, ...), and repor
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Operation
@@ -23,12 +25,45 @@ KNOWN_ARG_ATTRS = ("pto.out", "pto.inout")
 
 
 def _message(err: Exception) -> str:
-    cause = err.__cause__ if isinstance(err, DiagnosticException) and err.__cause__ is not None else err
-    text = str(cause).strip()
+    text = str(err).strip()
     prefix = "Operation does not verify: "
     if text.startswith(prefix):
         text = text[len(prefix) :]
-    return text.splitlines()[0] if text else type(err).__name__
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return " ".join(lines[:2]) if lines else type(err).__name__
+
+
+_BASE_NAMES = {"integer": "an integer attribute (e.g. 0 : i64)", "string": 'a string attribute (e.g. "name")'}
+_CONSTRUCT_MISMATCH = re.compile(r"^(operand|result) '(\w+)' (?:expected )?at positions? [\d to]+ does not verify: (.*)$")
+_WRONG_BASE = re.compile(r"^(.*) should be of base attribute ([\w.]+)$")
+_MISSING_ATTR = re.compile(r"^attribute '(\w+)' expected in operation '[\w.]+'$")
+_VAR_MISMATCH = re.compile(r"^attribute (.*) expected from variable '\w+', but got (.*)$")
+
+
+def _readable(op: Operation, msg: str) -> str:
+    """Reword xDSL's generic constraint messages so they say what is wrong with this op and how to fix it."""
+    if m := _MISSING_ATTR.match(msg):
+        return f"is missing its required attribute '{m.group(1)}'; add it to the attribute dictionary"
+    if m := _VAR_MISMATCH.match(msg):
+        return f"operands and result must all have the same type, but {m.group(1)} and {m.group(2)} differ"
+    if m := _CONSTRUCT_MISMATCH.match(msg):
+        inner = _WRONG_BASE.match(m.group(3))
+        if inner:
+            want = inner.group(2)
+            want = f"!{want}" if "." in want else want
+            return f"{m.group(1)} '{m.group(2)}' must be of type {want}, got {inner.group(1)}"
+        if var := _VAR_MISMATCH.match(m.group(3)):
+            return (
+                f"{m.group(1)} '{m.group(2)}' has type {var.group(2)}, but the operands and result of this op "
+                f"must all have one type, here {var.group(1)}"
+            )
+        return msg
+    if m := _WRONG_BASE.match(msg):
+        want = _BASE_NAMES.get(m.group(2), m.group(2))
+        names = [n for n, a in op.attributes.items() if str(a) == m.group(1)]
+        what = f"attribute '{names[0]}'" if names else "an attribute"
+        return f"{what} must be {want}, got {m.group(1)}"
+    return msg
 
 
 def verify_op(op: Operation) -> None:
@@ -40,6 +75,7 @@ def verify_op(op: Operation) -> None:
         for prefix in (f"'{op.name}' ", f"{op.name} "):
             if msg.startswith(prefix):
                 msg = msg[len(prefix) :]
+        msg = _readable(op, msg)
         raise PtoError(f"'{op.name}' op {msg}", op=op) from None
     except Exception as e:  # a verifier must never crash the tool
         raise PtoError(f"'{op.name}' op could not be verified: {e}", op=op) from None
