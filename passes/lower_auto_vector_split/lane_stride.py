@@ -73,7 +73,7 @@ def scan_lane_stride(f: FuncOp, dim: int) -> int | None:
         if isinstance(op, scf.ConditionOp):
             parent = op.parent_op()
             assert isinstance(parent, scf.WhileOp)
-            for i, v in enumerate(op.arguments):
+            for i, v in enumerate(op.args):
                 if v in derived:
                     derived.add(parent.after_region.block.args[i])
                     derived.add(parent.results[i])

@@ -198,7 +198,8 @@ class SplitLowering:
             if info is None or args[i].type == init.type:
                 continue
             self.track(Rewriter.replace_value_with_new_type(args[i], init.type), info)
-            self.track(Rewriter.replace_value_with_new_type(results[i], init.type), info)
+            if i < len(results):
+                self.track(Rewriter.replace_value_with_new_type(results[i], init.type), info)
 
     def _check_carried(self, what: str, yielded: list[SSAValue], expected: list[SSAValue], at: Operation) -> None:
         for i, (y, e) in enumerate(zip(yielded, expected)):
@@ -229,7 +230,7 @@ class SplitLowering:
         self.lower_block(before)
         cond = before.last_op
         assert isinstance(cond, scf.ConditionOp)
-        for i, v in enumerate(cond.arguments):
+        for i, v in enumerate(cond.args):
             info = self.tracked.get(v)
             if info is not None and after.args[i].type != v.type:
                 self.track(Rewriter.replace_value_with_new_type(after.args[i], v.type), info)
