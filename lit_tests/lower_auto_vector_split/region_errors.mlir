@@ -1,0 +1,406 @@
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics --lower-auto-vector-split
+
+// Every rejection of the split_aiv_scope region path: AivSplitValid (a)-(h) first, then the per-form checks.
+
+// (h) a region needs a function marked pto.split_aiv.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @no_split_aiv(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    // expected-error@+1 {{AivSplitValid: 'pto.split_aiv_scope' opens a CORE_GROUP-level region}}
+    %r = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// (a) cube work inside a region.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @cube_in_region(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      // expected-error@+1 {{AivSplitValid: cube op 'pto.matmul' inside a pto.split_aiv_scope region}}
+      %acc2 = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// (b) a reduction over the region's split axis would be partial.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reduce_split_axis(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+      // expected-error@+1 {{AivSplitValid: reduce op 'pto.col_sum' reduces over the split axis (dim 0) inside a pto.split_aiv_scope up_down region}}
+      %s = pto.col_sum %h : !pto.tile<8x128xf32, vec> -> !pto.tile<1x128xf32, vec>
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// (c) boundary ops belong inside a region.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @shard_outside(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    // expected-error@+1 {{AivSplitValid: 'pto.aiv_shard' must appear inside a pto.split_aiv_scope region}}
+    %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %e = pto.exp %h : !pto.tile<8x128xf32, vec>
+      %o2 = pto.store %e, %o[0, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o2 : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// (d) memory contract: aiv_shard takes an acc tile.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @shard_of_mat(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      // expected-error@+1 {{AivSplitValid: 'pto.aiv_shard' operand is in 'mat', but it transfers a cube accumulator result to the AIV lanes and requires 'acc'}}
+      %h = pto.aiv_shard %b_mat {split = 1 : i64} : !pto.tile<64x128xbf16, mat> -> !pto.tile<32x128xbf16, vec>
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// (e) vector work outside every region (the load before it is exempt).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @vector_outside(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %x = pto.load %o[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+    // expected-error@+1 {{AivSplitValid: vector op 'pto.exp' sits outside every pto.split_aiv_scope region of split_aiv function @vector_outside}}
+    %e = pto.exp %x : !pto.tile<16x128xf32, vec>
+    %r = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %o2 = pto.store %e, %o[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o2 : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// (f) an implicit V->C crossing: a per-lane value read on the cube lane outside the region.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @implicit_v2c(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %v = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tile<8x128xf32, vec>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+      %e = pto.exp %h : !pto.tile<8x128xf32, vec>
+      pto.yield %e : !pto.tile<8x128xf32, vec>
+    }
+    // expected-error@+1 {{AivSplitValid: %v is defined inside a pto.split_aiv_scope region but 'pto.move' reads it on the CUBE lane outside}}
+    %m = pto.move %v : !pto.tile<8x128xf32, vec> -> !pto.tile<8x128xf32, mat>
+    %r = pto.store %acc, %o[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// (g) an implicit C->V crossing inside a task-parallel region.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @implicit_c2v(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      // expected-error@+1 {{AivSplitValid: %acc is produced on the CUBE lane by 'pto.matmul' outside every pto.split_aiv_scope region, and 'pto.move' reads it inside the region without a boundary op; hand it to the lanes with pto.aiv_shard with split = 0}}
+      %v = pto.move %acc : !pto.tile<16x128xf32, acc> -> !pto.tile<16x128xf32, vec>
+      %o2 = pto.store %v, %o[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o2 : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// A task-parallel region has no split axis: its shard must keep the full shape (split = 0).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @task_shard_split(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      // expected-error@+1 {{LowerAutoVectorSplit: 'pto.aiv_shard' with split = 1 inside a mode none (task-parallel) pto.split_aiv_scope region}}
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+      %o2 = pto.store %h, %o[0, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o2 : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-MIXED: a generator is accepted for itself, but it does not vouch for its consumers.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @mixed_generator(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+      %f = arith.constant 1.0 : f32
+      %z = pto.full %f : f32 -> !pto.tile<8x128xf32, vec>
+      // expected-error@+1 {{LowerAutoVectorSplit: a pto.split_aiv_scope region mixes explicit pto.aiv_shard/pto.aic_gather boundary ops with plain full-width vector op(s) [pto.add]}}
+      %y = pto.add %z, %z : !pto.tile<8x128xf32, vec>
+      %s = pto.add %h, %y : !pto.tile<8x128xf32, vec>
+      %o2 = pto.store %s, %o[0, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o2 : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-MIXED: a load addressed by the lane id is per-lane; one that is not is full width, and a lane-derived valid extent does not launder it.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @mixed_unaddressed_load(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+      %c8 = arith.constant 8 : index
+      %row = arith.muli %aiv_id, %c8 : index
+      %mine = pto.load %o[%row, 0] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec>
+      // expected-error@+1 {{full-width vector op(s) [pto.load, pto.set_validshape]}}
+      %same = pto.load %o[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec>
+      %laundered = pto.set_validshape %same valid [%row, 128] : !pto.tile<8x128xf32, vec> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
+      %s = pto.add %h, %mine : !pto.tile<8x128xf32, vec>
+      %o2 = pto.store %s, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o2 : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-TRANSPOSE: the hazard is checked with the region's own split axis.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @transpose_hazard(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+      // expected-error@+1 {{LowerAutoVectorSplit: a pto.split_aiv_scope up_down region contains a pto.transpose (result %t) that swaps the split axis (dim 0, extent 8)}}
+      %t = pto.transpose %h : !pto.tile<8x128xf32, vec> -> !pto.tile<128x8xf32, vec>
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-CARRY: a ragged per-lane value cannot be carried around a loop.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @carry(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat, valid = [13, 64]>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat, valid = [13, 64]> -> !pto.tile<16x64xbf16, left, valid = [13, 64]>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [13, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [13, 128]>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [7, 128]>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      // expected-error@+1 {{pl.split_aiv: carrying a per-lane cross-core value across a scf.for boundary is not supported: %h}}
+      %x = scf.for %i = %c0 to %c4 step %c1 iter_args(%it = %h) -> (!pto.tile<8x128xf32, vec, valid = [7, 128]>) {
+        %e = pto.exp %it : !pto.tile<8x128xf32, vec, valid = [7, 128]>
+        scf.yield %e : !pto.tile<8x128xf32, vec, valid = [7, 128]>
+      }
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-GATHER-PARTIAL: a gather of partial halves would leave a hole between the lanes.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @gather_partial(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %c8 = arith.constant 8 : index
+      %row = arith.muli %aiv_id, %c8 : index
+      %x = pto.load %o[%row, 0] valid [5, 128] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec, valid = [5, 128]>
+      // expected-error@+1 {{pl.split_aiv: pto.aic_gather re-joins the two lanes positionally, but each lane's valid row extent (5 of 8) covers only part of its half}}
+      %g = pto.aic_gather %x {split = 1 : i64} : !pto.tile<8x128xf32, vec, valid = [5, 128]> -> !pto.tile<16x128xf32, mat>
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-CHAIN-STORE: lane 1 of 8-of-16 rows is empty, so the store is guarded; a store chained on it cannot be.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @chain_store(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat, valid = [8, 64]>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat, valid = [8, 64]> -> !pto.tile<16x64xbf16, left, valid = [8, 64]>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [8, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [8, 128]>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [8, 128]> -> !pto.tile<8x128xf32, vec>
+      // expected-error@+1 {{pl.split_aiv: a store whose result feeds another store cannot be guarded against an empty lane}}
+      %o2 = pto.store %h, %o[0, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      %o3 = pto.store %h, %o2[8, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o3 : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-VALID-RESHAPE: the lanes' different valid extents cannot be carried through a reshape.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @valid_reshape(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat, valid = [13, 64]>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat, valid = [13, 64]> -> !pto.tile<16x64xbf16, left, valid = [13, 64]>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [13, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [13, 128]>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [7, 128]>
+      // expected-error@+1 {{pl.split_aiv: 'pto.reshape' reshapes the logical valid region of a per-lane cross-core value}}
+      %w = pto.reshape %h : !pto.tile<8x128xf32, vec, valid = [7, 128]> -> !pto.tile<4x256xf32, vec, valid = [3, 256]>
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-REGION-SCOPE: a region left inside a task-parallel region (spliced unlowered).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @nested_in_task(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      // expected-error@+1 {{LowerAutoVectorSplit: this pto.split_aiv_scope region is nested inside a task-parallel (mode none) region}}
+      %in = pto.split_aiv_scope up_down (%lane) -> (!pto.tensor<16x128xf32>) {
+        %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+        %o2 = pto.store %h, %o[0, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+        pto.yield %o2 : !pto.tensor<16x128xf32>
+      }
+      pto.yield %in : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// E-REGION-SCOPE: a region left inside an explicit-boundary region.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @nested_in_explicit(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r = pto.split_aiv_scope left_right (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 2 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<16x64xf32, vec>
+      %c64 = arith.constant 64 : index
+      %col = arith.muli %aiv_id, %c64 : index
+      %o2 = pto.store %h, %o[0, %col] : !pto.tile<16x64xf32, vec>, !pto.tensor<16x128xf32>
+      // expected-error@+1 {{nested inside an explicit-boundary region}}
+      %in = pto.split_aiv_scope none (%lane) -> (!pto.tensor<16x128xf32>) {
+        pto.yield %o2 : !pto.tensor<16x128xf32>
+      }
+      pto.yield %in : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}

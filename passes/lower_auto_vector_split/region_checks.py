@@ -1,0 +1,344 @@
+"""Checks of the explicit `pto.split_aiv_scope` region path (LowerAutoVectorSplit, reference §5, §6).
+
+- `verify_aiv_split_valid(f)`: the AivSplitValid rules (a)-(h).  The reference runs them as a required
+  property *before* LowerAutoVectorSplit; here the region path calls it first thing, on every incore function
+  that holds a region, before anything is rewritten (so a rejected function is reported unchanged).
+- `check_mixed_explicit_region(scope)`: ValidateMixedExplicitRegion (E-MIXED) for explicit-boundary bodies.
+- `check_transpose_hazard(scope)`: the per-region transpose hazard (E-TRANSPOSE), with the region's own axis.
+
+Terms.  A region is *data-parallel* when its mode is up_down / left_right, *task-parallel* when it is none.
+A data-parallel region is *explicit-boundary* when its body (at any depth) holds a `pto.aiv_shard` or
+`pto.aic_gather`, and *full-width* otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects import func, scf
+from xdsl.ir import Block, Operation, SSAValue
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import (
+    REDUCE_OPS,
+    SETUP_OPS,
+    TFREE_OPS,
+    TPOP_OPS,
+    TPUSH_OPS,
+    AicGatherOp,
+    AivShardOp,
+    CiOp,
+    CreateOp,
+    FullOp,
+    GetSubblockIdxOp,
+    LoadOp,
+    MoveOp,
+    RandomOp,
+    SliceOp,
+    SplitAivScopeOp,
+    StoreOp,
+    TransposeOp,
+    get_int_attr,
+)
+from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType, is_cube_memory
+
+from ..analysis.affinity import Affinity, intrinsic_affinity, move_direction
+
+# Ops whose lane is stated by the op itself (the reference's "stated lane": registry-declared affinity).
+STATED_LANE_OPS: tuple[type[Operation], ...] = (GetSubblockIdxOp, *TPUSH_OPS, *TPOP_OPS, *TFREE_OPS, *SETUP_OPS)
+GENERATOR_OPS: tuple[type[Operation], ...] = (FullOp, CreateOp, CiOp, RandomOp)
+
+
+def split_dim_of(mode: str) -> int:
+    """up_down splits dim 0 (rows), left_right dim 1 (columns)."""
+    return {"up_down": 0, "left_right": 1}[mode]
+
+
+def value_name(v: SSAValue) -> str:
+    return f"%{v.name_hint}" if v.name_hint else "<unnamed value>"
+
+
+def body_ops(block: Block) -> Iterator[Operation]:
+    """Every op of a block, nested ones included, in program order (pre-order)."""
+    for op in block.ops:
+        yield op
+        for region in op.regions:
+            for b in region.blocks:
+                yield from body_ops(b)
+
+
+def has_explicit_boundary(scope: SplitAivScopeOp) -> bool:
+    return any(isinstance(op, (AivShardOp, AicGatherOp)) for op in body_ops(scope.body.block))
+
+
+def region_form(scope: SplitAivScopeOp) -> str:
+    """`task` (mode none), `explicit` (boundary ops in the body) or `full` (full-width data-parallel)."""
+    if scope.mode.data == "none":
+        return "task"
+    return "explicit" if has_explicit_boundary(scope) else "full"
+
+
+def enclosing_scope(op: Operation) -> SplitAivScopeOp | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, func.FuncOp):
+        if isinstance(p, SplitAivScopeOp):
+            return p
+        p = p.parent_op()
+    return None
+
+
+def _reduce_axis(op: Operation) -> int | None:
+    if isinstance(op, REDUCE_OPS):
+        return type(op).AXIS  # type: ignore[attr-defined]
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# AivSplitValid (a)-(h)
+# ---------------------------------------------------------------------------------------------------------------
+
+PREFIX = "AivSplitValid"
+
+
+def verify_aiv_split_valid(f: func.FuncOp) -> None:
+    """Reject a region function that breaks one of the AivSplitValid rules (first violation, located)."""
+    fname = f.sym_name.data
+    scopes = [op for op in f.walk() if isinstance(op, SplitAivScopeOp)]
+    if not scopes:
+        return
+    # (h) a region needs a split_aiv function (OutlineIncoreScopes stamps it).
+    if "pto.split_aiv" not in f.attributes:
+        raise PtoError(
+            f"{PREFIX}: 'pto.split_aiv_scope' opens a CORE_GROUP-level region (both AIV lanes), so it cannot be "
+            f"authored in an incore function that is not marked split_aiv; add the unit attribute `pto.split_aiv` "
+            f"to @{fname} (OutlineIncoreScopes stamps it on the functions it outlines around a region)",
+            op=scopes[0],
+        )
+    for op in f.walk():
+        if op is f:
+            continue
+        scope = enclosing_scope(op)
+        aff = intrinsic_affinity(op)
+        if scope is None:
+            _check_outside(op, aff, fname)
+        else:
+            _check_inside(op, aff, scope)
+
+
+def _check_outside(op: Operation, aff: Affinity, fname: str) -> None:
+    if isinstance(op, SplitAivScopeOp):
+        return
+    # (c) boundary ops belong to a region.
+    if isinstance(op, (AivShardOp, AicGatherOp)):
+        what = "hands each AIV lane its part of a cube tile" if isinstance(op, AivShardOp) else (
+            "joins the two AIV lanes' parts into one cube tile"
+        )
+        raise PtoError(
+            f"{PREFIX}: '{op.name}' must appear inside a pto.split_aiv_scope region: it {what}, and the lanes "
+            f"exist only inside a region; move it into the region that produces or consumes its per-lane value",
+            op=op,
+        )
+    # (f) a per-lane value read on the cube lane outside every region.
+    for v in op.operands:
+        owner = v.owner
+        if (
+            isinstance(owner, SplitAivScopeOp)
+            and isinstance(v.type, TileType)
+            and not is_cube_memory(v.type.space)
+            and (aff == Affinity.CUBE or move_direction(op) == "v2c")
+        ):
+            raise PtoError(
+                f"{PREFIX}: {value_name(v)} is defined inside a pto.split_aiv_scope region but '{op.name}' reads it "
+                f"on the CUBE lane outside; each AIV lane holds only its own part of it. Send it to the cube with "
+                f"pto.aic_gather inside the region and yield the gathered tile instead",
+                op=op,
+            )
+    # (e) vector work outside every region (load, store and stated-lane ops are exempt).
+    if aff == Affinity.VECTOR and not isinstance(op, (LoadOp, StoreOp, *STATED_LANE_OPS)):
+        raise PtoError(
+            f"{PREFIX}: vector op '{op.name}' sits outside every pto.split_aiv_scope region of split_aiv function "
+            f"@{fname}; outside a region it would run identically on both AIV lanes. Move it into a region (only "
+            f"pto.load, pto.store and lane-stated ops such as pto.get_subblock_idx may stay outside)",
+            op=op,
+        )
+
+
+def _check_inside(op: Operation, aff: Affinity, scope: SplitAivScopeOp) -> None:
+    mode = scope.mode.data
+    # (a) no cube work on the vector lanes.
+    if aff == Affinity.CUBE:
+        raise PtoError(
+            f"{PREFIX}: cube op '{op.name}' inside a pto.split_aiv_scope region; a region runs on the two AIV "
+            f"(vector) lanes only. Move the cube op out of the region and hand its result in with pto.aiv_shard",
+            op=op,
+        )
+    # (d) memory contract of the boundary ops (the dialect verifier already pins the result spaces).
+    if isinstance(op, AivShardOp):
+        src = op.src.type
+        assert isinstance(src, TileType)
+        if src.space != "acc":
+            raise PtoError(
+                f"{PREFIX}: 'pto.aiv_shard' operand is in '{src.space}', but it transfers a cube accumulator "
+                f"result to the AIV lanes and requires 'acc'; shard the matmul result (or move the tile to 'acc' "
+                f"first)",
+                op=op,
+            )
+    # Always-on guard of the task-parallel form: no split axis to cut along.
+    if mode == "none" and isinstance(op, (AivShardOp, AicGatherOp)) and (get_int_attr(op, "split") or 0) != 0:
+        raise PtoError(
+            f"LowerAutoVectorSplit: '{op.name}' with split = {get_int_attr(op, 'split')} inside a mode none "
+            f"(task-parallel) pto.split_aiv_scope region; a task-parallel region has no split axis, so its "
+            f"boundary ops keep the full shape: use split = 0 (and address each lane's part with %aiv_id), or give "
+            f"the region mode {'up_down' if get_int_attr(op, 'split') == 1 else 'left_right'}",
+            op=op,
+        )
+    # (g) a cube-lane value read inside the region without a boundary op.
+    form = region_form(scope)
+    for v in op.operands:
+        t = v.type
+        if not isinstance(t, TileType) or not is_cube_memory(t.space):
+            continue
+        if _defined_in(v, scope):
+            continue
+        if isinstance(op, AivShardOp):
+            continue
+        if form == "full" and move_direction(op) == "c2v":
+            continue  # a full-width data-parallel region turns this move into an aiv_shard
+        owner = v.owner
+        producer = f"'{owner.name}'" if isinstance(owner, Operation) else "a function argument"
+        hint = (
+            "pto.aiv_shard with split = 0" if mode == "none" else f"pto.aiv_shard with split = {split_dim_of(mode) + 1}"
+        )
+        raise PtoError(
+            f"{PREFIX}: {value_name(v)} is produced on the CUBE lane by {producer} outside every pto.split_aiv_scope "
+            f"region, and '{op.name}' reads it inside the region without a boundary op; hand it to the lanes "
+            f"with {hint}",
+            op=op,
+        )
+    # (b) no partial reduction over the split axis.
+    axis = _reduce_axis(op)
+    if mode != "none" and axis is not None and axis == split_dim_of(mode):
+        raise PtoError(
+            f"{PREFIX}: reduce op '{op.name}' reduces over the split axis (dim {axis}) inside a "
+            f"pto.split_aiv_scope {mode} region; each lane holds only half of that axis, so the result would be "
+            f"partial. Split the other axis ({'left_right' if mode == 'up_down' else 'up_down'}), use a mode none "
+            f"region, or reduce outside the region",
+            op=op,
+        )
+
+
+def _defined_in(v: SSAValue, scope: SplitAivScopeOp) -> bool:
+    owner = v.owner
+    op = owner if isinstance(owner, Operation) else owner.parent_op()  # block argument: its block's op
+    while op is not None:
+        if op is scope:
+            return True
+        op = op.parent_op()
+    return False
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# ValidateMixedExplicitRegion (E-MIXED)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _address_operands(op: Operation) -> tuple[SSAValue, ...]:
+    """The operands that position a lane's window: load and slice offsets (extract/gather_row do not exist)."""
+    if isinstance(op, (LoadOp, SliceOp)):
+        return tuple(op.offsets)
+    return ()
+
+
+def check_mixed_explicit_region(scope: SplitAivScopeOp) -> None:
+    """Every vector op of an explicit-boundary body must already be per-lane (E-MIXED).
+
+    Accepted tile producers: results derived (transitively) from a `pto.aiv_shard`; pure generators (full,
+    create, ci, random: accepted for themselves only, they do not join the per-lane dataflow); loads and slices
+    whose *offsets* use the lane id.  Lane scalars start at the region's `%aiv_id` (and any get_subblock_idx)
+    and flow through scalar ops.  Loop-carried tiles and scf results inherit per-lane-ness from their inputs.
+    """
+    lane: set[SSAValue] = {scope.aiv_id}
+    half: set[SSAValue] = set()
+    bad: list[Operation] = []
+
+    def walk(block: Block) -> None:
+        for op in block.ops:
+            if isinstance(op, GetSubblockIdxOp):
+                lane.add(op.result)
+                continue
+            if isinstance(op, AivShardOp):
+                half.add(op.result)
+                continue
+            if isinstance(op, scf.ForOp):
+                for init, arg, res in zip(op.iter_args, op.body.block.args[1:], op.results):
+                    if init in half:
+                        half.update((arg, res))
+            if op.regions:
+                for region in op.regions:
+                    for b in region.blocks:
+                        walk(b)
+                if isinstance(op, scf.IfOp):
+                    for i, res in enumerate(op.results):
+                        for region in op.regions:
+                            for b in region.blocks:
+                                term = b.last_op
+                                if term is not None and i < len(term.operands) and term.operands[i] in half:
+                                    half.add(res)
+                continue
+            tiles = [r for r in op.results if isinstance(r.type, TileType)]
+            if not tiles:
+                if op.results and any(v in lane for v in op.operands):
+                    lane.update(r for r in op.results if not isinstance(r.type, (TileType, TensorType)))
+                continue
+            if isinstance(op, GENERATOR_OPS):
+                continue
+            if any(v in half for v in op.operands) or any(v in lane for v in _address_operands(op)):
+                half.update(tiles)
+                continue
+            if intrinsic_affinity(op) == Affinity.VECTOR:
+                bad.append(op)
+
+    walk(scope.body.block)
+    if bad:
+        names = ", ".join(sorted({op.name for op in bad}))
+        raise PtoError(
+            f"LowerAutoVectorSplit: a pto.split_aiv_scope region mixes explicit pto.aiv_shard/pto.aic_gather "
+            f"boundary ops with plain full-width vector op(s) [{names}] that operate outside the per-lane "
+            f"half-width dataflow; the body is spliced unchanged, so these would compute the same full tile on "
+            f"both AIV lanes. Derive their operands from the pto.aiv_shard result, address loads/slices with the "
+            f"lane id (e.g. offset %aiv_id * HALF), or drop the explicit boundary ops and let the region be halved",
+            op=bad[0],
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Transpose hazard (E-TRANSPOSE)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def check_transpose_hazard(scope: SplitAivScopeOp) -> None:
+    """A data transpose that moves the region's split axis would exchange data between the lanes."""
+    mode = scope.mode.data
+    dim = split_dim_of(mode)
+    for op in body_ops(scope.body.block):
+        if not isinstance(op, TransposeOp):
+            continue
+        src = op.src.type
+        assert isinstance(src, TileType)
+        if src.rank <= dim:
+            continue
+        axes = op.get_axes()
+        if axes[dim] == dim:
+            continue  # the split axis stays in place
+        extent = src.get_shape()[dim]
+        if extent == 1:
+            continue
+        shown = "?" if extent == DYNAMIC else str(extent)
+        raise PtoError(
+            f"LowerAutoVectorSplit: a pto.split_aiv_scope {mode} region contains a pto.transpose (result "
+            f"{value_name(op.result)}) that swaps the split axis (dim {dim}, extent {shown}); each lane would "
+            f"transpose only its half, exchanging rows and columns across the lanes. (1) remove the transpose, "
+            f"e.g. transpose before the cube or use a column slice, or (2) move the transpose outside the "
+            f"pto.split_aiv_scope region",
+            op=op,
+        )
