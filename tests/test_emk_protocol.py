@@ -431,7 +431,7 @@ def test_late_tfree_kept_in_place() -> None:
     assert ops.count("pto.tfree_to_aic") == 1
 
 
-def test_frees_keep_pop_order() -> None:
+def test_independent_chains_freed_after_own_last_use() -> None:
     out = finish(aiv_only(f"""
     %a = pto.tpop_from_aic {{split = 0 : i64}} : {VEC}
     %b = pto.tpop_from_aic {{split = 0 : i64}} : {VEC}
@@ -439,10 +439,11 @@ def test_frees_keep_pop_order() -> None:
     %ea = pto.exp %a : {VEC}
     func.return"""))
     lines = body_of(out, "f_aiv")
+    assert [ln.split(" ")[0] for ln in lines[3:9]] == [
+        "%a", "%b", "%eb", "pto.tfree_to_aic", "%ea", "pto.tfree_to_aic"
+    ]
     frees = [ln.split()[1] for ln in lines if ln.startswith("pto.tfree_to_aic")]
-    assert frees == ["%a", "%b"]
-    ops = ops_of(out, "f_aiv")
-    assert ops.index("pto.tfree_to_aic") == ops.index("%ea = pto.exp") + 1
+    assert frees == ["%b", "%a"]
 
 
 def test_aic_tfree_after_carrier_move() -> None:

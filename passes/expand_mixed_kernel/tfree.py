@@ -13,9 +13,10 @@ An existing tfree of the side's kind whose operand traces back to the tpop (thro
 if/for results) is rewritten to free the tpop result itself (its attributes kept); if it sits before the last
 use it is moved after it.  tpops are never moved.
 
-Frees of one pipe are kept in pop order (a consumer releases its slots first-in first-out): when an earlier
-chain of the same pipe is released later than a following one's last use, the following free waits for it.
-The new tfree carries the tpop's `id` (never `split`) and its location.
+Only tfrees move: tpops and the ops of other chains keep their order, and each chain is released after its
+own last use, independently of the others (so a slot popped later may be released earlier; delaying it
+behind an older chain could starve the producer of a slot and deadlock a loop that pops again).
+The new tfree carries the tpop's `id` (never `split`) and the tpop's location.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import MoveOp, get_int_attr
 
 from ..common import with_loc
-from .pipe_metadata import VIEW_OPS, Side, nested_blocks, pipe_id, side_of, uses_any, yielded
+from .pipe_metadata import VIEW_OPS, Side, nested_blocks, side_of, uses_any, yielded
 
 
 def finalize_tfrees(f: func.FuncOp, side: str) -> None:
@@ -105,7 +106,6 @@ def _finalize_block(block: Block, s: Side) -> None:
 
     # Where each chain's slot must be released: `slot` = index of the op after which the tfree goes; `k - 0.5`
     # means "right before the terminator ops[k]".
-    last_slot: dict[int, float] = {}
     after: dict[float, list[Operation]] = {}
     for ch in chains:
         start = index[ch.pop]
@@ -126,9 +126,6 @@ def _finalize_block(block: Block, s: Side) -> None:
         keep = ch.existing[0] if ch.existing else None
         if keep is not None and index[keep] > last and not ops[last].has_trait(IsTerminator):
             slot = max(slot, index[keep])
-        pid = pipe_id(ch.pop)
-        slot = max(slot, last_slot.get(pid, slot))
-        last_slot[pid] = slot
         if keep is not None and index[keep] == slot:
             continue  # already in place
         if keep is not None:
