@@ -74,7 +74,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-NEXT:   pto.tpush_to_aiv %y
   // CHECK-LABEL: func.func @in_loop_aiv(
   // CHECK:      scf.for
-  // CHECK-NEXT:   %ws_gm_sync = pto.tpop_from_aic
+  // CHECK:        %ws_gm_sync = pto.tpop_from_aic
   // CHECK-NEXT:   pto.tfree_to_aic %ws_gm_sync
   // CHECK-NEXT:   %v = pto.load %ws
   func.func @in_loop(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>,
@@ -108,7 +108,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-NOT:  pto.tpop_from_aic
   // CHECK-NOT:  initialize_pipe
   // CHECK:      func.return
-  func.func @unfenced(%x: !pto.tensor<16x128xbf16>, %ws: !pto.tensor<16x128xbf16> {pto.inout},
+  func.func @unfenced(%x: !pto.tensor<16x128xbf16>, %k: !pto.tensor<128x16xbf16>,
+                      %r: !pto.tensor<16x16xf32> {pto.out}, %ws: !pto.tensor<16x128xbf16> {pto.inout},
                       %ws2: !pto.tensor<16x128xf32> {pto.inout},
                       %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
       attributes {pto.kind = #pto.kind<incore>} {
@@ -119,7 +120,10 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %ws_1 = pto.store %x_vec, %ws[0, 0] : !pto.tile<16x128xbf16, vec>, !pto.tensor<16x128xbf16>
     %m = pto.load %ws_1[0, 0] : !pto.tensor<16x128xbf16> -> !pto.tile<16x128xbf16, mat>
     %a = pto.move %m : !pto.tile<16x128xbf16, mat> -> !pto.tile<16x128xbf16, left>
-    %b = pto.load %ws_1[0, 0] : !pto.tensor<16x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %k_mat = pto.load %k[0, 0] : !pto.tensor<128x16xbf16> -> !pto.tile<128x16xbf16, mat>
+    %k_right = pto.move %k_mat : !pto.tile<128x16xbf16, mat> -> !pto.tile<128x16xbf16, right>
+    %y0 = pto.matmul %a, %k_right : !pto.tile<16x128xbf16, left>, !pto.tile<128x16xbf16, right> -> !pto.tile<16x16xf32, acc>
+    %r_1 = pto.store %y0, %r[0, 0] : !pto.tile<16x16xf32, acc>, !pto.tensor<16x16xf32>
     scf.for %i = %c0 to %c4 step %c1 {
       %y = pto.create : !pto.tile<16x128xf32, acc>
       %ws2_1 = pto.store %y, %ws2[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
