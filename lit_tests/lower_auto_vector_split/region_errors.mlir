@@ -404,3 +404,55 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %r : !pto.tensor<16x128xf32>
   }
 }
+
+// -----
+
+// E-TRANSPOSE in a full-width data-parallel region: checked with the region's own axis (dim 1 for
+// left_right), on the types the author wrote.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @transpose_full_width(%p: !pto.tensor<16x64xf32>, %q: !pto.tensor<64x16xf32> {pto.out}) -> !pto.tensor<64x16xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %r = pto.split_aiv_scope left_right (%aiv_id) -> (!pto.tensor<64x16xf32>) {
+      %x = pto.load %p[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32, vec>
+      // expected-error@+1 {{a pto.split_aiv_scope left_right region contains a pto.transpose (result %t) that swaps the split axis (dim 1, extent 64)}}
+      %t = pto.transpose %x : !pto.tile<16x64xf32, vec> -> !pto.tile<64x16xf32, vec>
+      %q2 = pto.store %t, %q[0, 0] : !pto.tile<64x16xf32, vec>, !pto.tensor<64x16xf32>
+      pto.yield %q2 : !pto.tensor<64x16xf32>
+    }
+    func.return %r : !pto.tensor<64x16xf32>
+  }
+}
+
+// -----
+
+// A halved tile cannot leave its data-parallel region: the tracking is region-local.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @yield_half(%p: !pto.tensor<16x64xf32>, %q: !pto.tensor<16x64xf32> {pto.out}) -> !pto.tensor<16x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tile<16x64xf32, vec>) {
+      %x = pto.load %p[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32, vec>
+      %e = pto.exp %x : !pto.tile<16x64xf32, vec>
+      // expected-error@+1 {{LowerAutoVectorSplit: result #0 of this up_down region is the per-lane half %e}}
+      pto.yield %e : !pto.tile<16x64xf32, vec>
+    }
+    %q2 = pto.store %r, %q[0, 0] : !pto.tile<16x64xf32, vec>, !pto.tensor<16x64xf32>
+    func.return %q2 : !pto.tensor<16x64xf32>
+  }
+}
+
+// -----
+
+// (b) also applies to a full-width data-parallel region: a row reduction under left_right is partial.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reduce_full_width(%p: !pto.tensor<16x64xf32>, %q: !pto.tensor<16x1xf32> {pto.out}) -> !pto.tensor<16x1xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %r = pto.split_aiv_scope left_right (%aiv_id) -> (!pto.tensor<16x1xf32>) {
+      %x = pto.load %p[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32, vec>
+      // expected-error@+1 {{AivSplitValid: reduce op 'pto.row_sum' reduces over the split axis (dim 1)}}
+      %s = pto.row_sum %x : !pto.tile<16x64xf32, vec> -> !pto.tile<16x1xf32, vec>
+      %q2 = pto.store %s, %q[0, 0] : !pto.tile<16x1xf32, vec>, !pto.tensor<16x1xf32>
+      pto.yield %q2 : !pto.tensor<16x1xf32>
+    }
+    func.return %r : !pto.tensor<16x1xf32>
+  }
+}
