@@ -489,8 +489,8 @@ class _TransposeBase(_UnaryTileOp):
         expect = [a.get_shape()[i] for i in axes]
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"'{self.name}' of {_fmt_shape(a.get_shape())} must have shape {_fmt_shape(expect)}, "
-                f"got {_fmt_shape(b.get_shape())}"
+                f"'{self.name}' result must have shape {_fmt_shape(expect)} (the source {_fmt_shape(a.get_shape())} "
+                f"permuted by axes {list(axes)}), got {_fmt_shape(b.get_shape())}"
             )
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' cannot change the element type")
@@ -996,8 +996,8 @@ class _ReduceOp(_UnaryTileOp):
         expect = [m, 1] if self.AXIS == 1 else [1, n]
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"'{self.name}' of {_fmt_shape(a.get_shape())} must have shape {_fmt_shape(expect)}, "
-                f"got {_fmt_shape(b.get_shape())}"
+                f"'{self.name}' result must have shape {_fmt_shape(expect)} (the source {_fmt_shape(a.get_shape())} "
+                f"reduced along dim {self.AXIS}), got {_fmt_shape(b.get_shape())}"
             )
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' cannot change the element type")
@@ -1133,7 +1133,10 @@ class AivShardOp(IRDLOperation):
             raise VerifyException("aiv_shard cannot change the element type")
         if split == 0:
             if not _same_shape(a.get_shape(), b.get_shape()):
-                raise VerifyException("aiv_shard with split = 0 keeps the shape")
+                raise VerifyException(
+                    f"aiv_shard with split = 0 must keep the shape: {_fmt_shape(a.get_shape())} -> "
+                    f"{_fmt_shape(b.get_shape())}"
+                )
             return
         if a.rank != 2:
             raise VerifyException(f"aiv_shard with a split needs a 2-D tile, got rank {a.rank}")
@@ -1143,8 +1146,8 @@ class AivShardOp(IRDLOperation):
             expect[dim] = (expect[dim] + 1) // 2
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"aiv_shard of {_fmt_shape(a.get_shape())} with split = {split} must have shape "
-                f"{_fmt_shape(expect)}, got {_fmt_shape(b.get_shape())}"
+                f"aiv_shard result must have shape {_fmt_shape(expect)} (each lane's half of "
+                f"{_fmt_shape(a.get_shape())} along dim {dim} for split = {split}), got {_fmt_shape(b.get_shape())}"
             )
         stride = get_int_attr(self, "lane_stride")
         if self.attributes.get("lane_stride") is not None:
@@ -1178,7 +1181,10 @@ class AicGatherOp(IRDLOperation):
             raise VerifyException("aic_gather cannot change the element type")
         if split == 0:
             if not _same_shape(a.get_shape(), b.get_shape()):
-                raise VerifyException("aic_gather with split = 0 keeps the shape")
+                raise VerifyException(
+                    f"aic_gather with split = 0 must keep the shape: {_fmt_shape(a.get_shape())} -> "
+                    f"{_fmt_shape(b.get_shape())}"
+                )
             return
         if a.rank != 2:
             raise VerifyException(f"aic_gather with a split needs a 2-D tile, got rank {a.rank}")
@@ -1188,8 +1194,8 @@ class AicGatherOp(IRDLOperation):
             expect[dim] *= 2
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"aic_gather of {_fmt_shape(a.get_shape())} with split = {split} must have shape "
-                f"{_fmt_shape(expect)}, got {_fmt_shape(b.get_shape())}"
+                f"aic_gather result must have shape {_fmt_shape(expect)} (both lanes' {_fmt_shape(a.get_shape())} "
+                f"joined along dim {dim} for split = {split}), got {_fmt_shape(b.get_shape())}"
             )
 
 
@@ -1217,9 +1223,10 @@ class YieldOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         if values:
             parser.parse_punctuation(":")
+            pos = parser.pos
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             if len(types) != len(values):
-                parser.raise_error(f"pto.yield has {len(values)} values but {len(types)} types")
+                parser.raise_error(f"pto.yield has {len(values)} values but {len(types)} types", pos, parser.pos)
         op = cls(*values)
         op.attributes.update(attrs)
         return op
@@ -1294,7 +1301,10 @@ class SplitAivScopeOp(IRDLOperation):
         if not isinstance(term, YieldOp):
             raise VerifyException("split_aiv_scope body must end with pto.yield")
         if [v.type for v in term.values] != [r.type for r in self.res]:
-            raise VerifyException("split_aiv_scope yield types must match its result types")
+            raise VerifyException(
+                f"split_aiv_scope yields ({', '.join(str(v.type) for v in term.values)}) but its results are "
+                f"({', '.join(str(r.type) for r in self.res)}); the pto.yield types must match the result types"
+            )
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -81,8 +81,10 @@ class LocatedParser(Parser):
         try:
             op = super().parse_operation()
         except VerifyException as e:  # an invalid attribute met while building the op: a located error
-            msg = " ".join(str(e).split())
-            self.raise_error(f"invalid attribute or type in this operation: {msg}", start, self._current_token.span.start)
+            from .verify import readable_parse_constraint
+
+            msg = readable_parse_constraint(" ".join(str(e).split()))
+            self.raise_error(msg, start, self._current_token.span.start)
         if isinstance(op.location, UnknownLoc):
             op.location = self._loc_at(start)
         return op

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, Module
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
-from pypto_mlir.dialects.pto_types import KindAttr, SplitAttr, TargetAttr
+from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr, TargetAttr
 
 from .diagnostics import PtoError
 
@@ -33,11 +33,30 @@ def _message(err: Exception) -> str:
     return " ".join(lines[:2]) if lines else type(err).__name__
 
 
-_BASE_NAMES = {"integer": "an integer attribute (e.g. 0 : i64)", "string": 'a string attribute (e.g. "name")'}
+_BASE_NAMES = {
+    "integer": "an integer attribute (e.g. 0 : i64)",
+    "string": 'a string attribute (e.g. "name")',
+    "symbol_ref": "a symbol reference (e.g. @f_aiv)",
+    "array": "an array attribute",
+    "pto.split": "#pto.split<none|up_down|left_right>",
+}
 _CONSTRUCT_MISMATCH = re.compile(r"^(operand|result) '(\w+)' (?:expected )?at positions? [\d to]+ does not verify: (.*)$")
 _WRONG_BASE = re.compile(r"^(.*) should be of base attribute ([\w.]+)$")
 _MISSING_ATTR = re.compile(r"^attribute '(\w+)' expected in operation '[\w.]+'$")
 _VAR_MISMATCH = re.compile(r"^attribute (.*) expected from variable '\w+', but got (.*)$")
+_EXACT_MISMATCH = re.compile(r"^Expected attribute (.*) but got (.*)$")
+
+
+def describe_base(name: str) -> str:
+    """How to write an attribute of xDSL base `name` (for messages)."""
+    return _BASE_NAMES.get(name, f"a {name} attribute")
+
+
+def readable_parse_constraint(msg: str) -> str:
+    """A constraint failure met while parsing an op (no op to inspect yet), reworded."""
+    if m := _WRONG_BASE.match(msg):
+        return f"invalid attribute value {m.group(1)}: expected {describe_base(m.group(2))}"
+    return msg
 
 
 def _readable(op: Operation, msg: str) -> str:
@@ -52,6 +71,8 @@ def _readable(op: Operation, msg: str) -> str:
             want = inner.group(2)
             want = f"!{want}" if "." in want else want
             return f"{m.group(1)} '{m.group(2)}' must be of type {want}, got {inner.group(1)}"
+        if exact := _EXACT_MISMATCH.match(m.group(3)):
+            return f"{m.group(1)} '{m.group(2)}' must be of type {exact.group(1)}, got {exact.group(2)}"
         if var := _VAR_MISMATCH.match(m.group(3)):
             return (
                 f"{m.group(1)} '{m.group(2)}' has type {var.group(2)}, but the operands and result of this op "
@@ -59,7 +80,7 @@ def _readable(op: Operation, msg: str) -> str:
             )
         return msg
     if m := _WRONG_BASE.match(msg):
-        want = _BASE_NAMES.get(m.group(2), m.group(2))
+        want = describe_base(m.group(2))
         names = [n for n, a in op.attributes.items() if str(a) == m.group(1)]
         what = f"attribute '{names[0]}'" if names else "an attribute"
         return f"{what} must be {want}, got {m.group(1)}"
@@ -110,11 +131,11 @@ def _check_func_attrs(f: func.FuncOp) -> None:
                 op=f,
             )
         if name == "pto.kind" and not isinstance(attr, KindAttr):
-            raise PtoError(f"'pto.kind' must be a #pto.kind<..> attribute, got {attr}", op=f)
+            raise PtoError(f"'pto.kind' must be #pto.kind<K> with K one of: {', '.join(KINDS)}; got {attr}", op=f)
         if name == "pto.split" and not isinstance(attr, SplitAttr):
             raise PtoError(f"'pto.split' must be #pto.split<none|up_down|left_right>, got {attr}", op=f)
         if name in UNIT_FUNC_ATTRS and not isinstance(attr, UnitAttr):
-            raise PtoError(f"'{name}' is a unit attribute, got {attr}", op=f)
+            raise PtoError(f"'{name}' is a unit attribute (write it without a value), got {attr}", op=f)
         if name in INT_FUNC_ATTRS:
             if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
                 raise PtoError(f"'{name}' must be a positive integer, got {attr}", op=f)
@@ -129,7 +150,9 @@ def _check_func_attrs(f: func.FuncOp) -> None:
                         op=f,
                     )
                 if name in KNOWN_ARG_ATTRS and not isinstance(d.data[name], UnitAttr):
-                    raise PtoError(f"'{name}' is a unit attribute", op=f)
+                    raise PtoError(
+                        f"'{name}' is a unit attribute (write {{{name}}} without a value), got {d.data[name]}", op=f
+                    )
 
 
 def function_kind(f: func.FuncOp) -> str | None:
