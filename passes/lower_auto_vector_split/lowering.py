@@ -285,15 +285,15 @@ class SplitLowering:
         except VerifyException as e:
             halves = [f"'{_name(v)}'" for v in op.operands if v in self.tracked]
             fulls = [f"'{_name(v)}'" for v in op.operands if isinstance(v.type, TileType) and v not in self.tracked]
-            detail = str(e).splitlines()[0] if str(e) else type(e).__name__
-            mix = ""
             if halves and fulls:
-                mix = (
-                    f"; its operand(s) {', '.join(halves)} are per-lane halves but {', '.join(fulls)} stay full "
-                    "width"
+                detail = (
+                    f"its operand(s) {', '.join(halves)} are per-lane halves but {', '.join(fulls)} stay full width"
                 )
+            else:
+                lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+                detail = " ".join(lines)[:300] if lines else type(e).__name__
             raise PtoError(
-                f"{PASS}: '{op.name}' cannot be halved along the split axis{what}: {detail}{mix}. Make every tile "
+                f"{PASS}: '{op.name}' cannot be halved along the split axis{what}: {detail}. Make every tile "
                 "operand of a vector op derive from the split data (a load, slice or C->V boundary inside the "
                 "split function), or keep the op off the split data",
                 op=op,

@@ -1,0 +1,280 @@
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics --lower-auto-vector-split
+
+// Every AUTO-path rejection (reference §6), located at the offending op, with a fix hint.
+
+// E-AUTO-SCOPE: a scope-like region op (here scf.execute_region) in an AUTO-eligible mixed function.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @auto_scope(%qk: !pto.tile<16x16xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %p = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: function 'auto_scope' declares an AUTO split (pto.split = #pto.split<up_down>) and is a mixed cube/vector kernel, but its body still contains a scope ('scf.execute_region')}}
+    scf.execute_region {
+      scf.yield
+    }
+    func.return
+  }
+}
+
+// -----
+
+// E-FULLWIDTH: a V->C move of a full-width vector value (a vec parameter).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @fullwidth_param(%vec: !pto.tile<16x16xf32, vec>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    // expected-error@+1 {{LowerAutoVectorSplit: the V->C boundary pto.move here carries a full-width vector operand 'vec'. pto.aic_gather reassembles the two AIV lanes' per-lane halves}}
+    %m = pto.move %vec : !pto.tile<16x16xf32, vec> -> !pto.tile<16x16xf32, mat>
+    func.return
+  }
+}
+
+// -----
+
+// E-FULLWIDTH: a singleton split dim is kept full width, so it cannot be gathered (LEFT_RIGHT, [16, 1]).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @fullwidth_singleton(%x: !pto.tensor<16x1xf32>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %col = pto.load %x[0, 0] : !pto.tensor<16x1xf32> -> !pto.tile<16x1xf32, vec>
+    // expected-error@+1 {{carries a full-width vector operand 'col'}}
+    %m = pto.move %col : !pto.tile<16x1xf32, vec> -> !pto.tile<16x1xf32, mat>
+    func.return
+  }
+}
+
+// -----
+
+// E-GATHER-DIM: a reshape moved the split axis to dim 2 of a rank-3 tile.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @gather_dim(%qk: !pto.tile<16x4xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x4xf32, acc> -> !pto.tile<16x4xf32, vec>
+    %r = pto.reshape %s : !pto.tile<16x4xf32, vec> -> !pto.tile<1x1x64xf32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: the V->C boundary operand 'r' carries its split on dim 2 of a rank-3 tile, but pto.aic_gather reassembles a 2D tile along dim 0 or dim 1 only}}
+    %m = pto.move %r : !pto.tile<1x1x64xf32, vec> -> !pto.tile<1x1x64xf32, mat>
+    func.return
+  }
+}
+
+// -----
+
+// V->C gather of an odd split extent: 2 * ceil(15/2) = 16 rows cannot fill the 15-row cube tile.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @gather_odd(%x: !pto.tensor<15x32xf32>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %a = pto.load %x[0, 0] : !pto.tensor<15x32xf32> -> !pto.tile<15x32xf32, vec>
+    // expected-error@+1 {{the V->C boundary operand 'a' has an odd split extent (15 on dim 0)}}
+    %m = pto.move %a : !pto.tile<15x32xf32, vec> -> !pto.tile<15x32xf32, mat>
+    func.return
+  }
+}
+
+// -----
+
+// E-REDUCE: a column reduction under UP_DOWN reduces the split axis.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reduce_up_down(%qk: !pto.tile<16x16xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{SplitVectorKernel: reduce op 'pto.col_sum' reduces on the split axis (dim 0); partial reduction in a split kernel is not supported}}
+    %c = pto.col_sum %s : !pto.tile<16x16xf32, vec> -> !pto.tile<1x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// E-REDUCE: a row reduction under LEFT_RIGHT.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reduce_left_right(%qk: !pto.tile<16x16xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{reduce op 'pto.row_max' reduces on the split axis (dim 1)}}
+    %c = pto.row_max %s : !pto.tile<16x16xf32, vec> -> !pto.tile<16x1xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// E-RESHAPE-ODD: an odd split axis (15 rows) reshaped onto a unit dim 0.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reshape_odd(%qk: !pto.tile<15x2xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<15x2xf32, acc> -> !pto.tile<15x2xf32, vec>
+    // expected-error@+1 {{SplitVectorKernel: pto.reshape moves an ODD split axis (dim 0, extent 15) onto a result whose dim 0 cannot carry it}}
+    %r = pto.reshape %s : !pto.tile<15x2xf32, vec> -> !pto.tile<1x30xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// E-RESHAPE-TRACK: [16, 6] -> [3, 32]: each lane's 8 rows are not one block of a single result dim.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reshape_track(%qk: !pto.tile<16x6xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
+    // expected-error@+1 {{SplitVectorKernel: pto.reshape moves the split axis (dim 0) across a layout this pass cannot track under split}}
+    %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// E-RESHAPE-STRIDE: the ragged 13/16 boundary is balanced with lane_stride 7; the reshape moves the axis.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reshape_stride(%qk: !pto.tile<16x1xf32, acc, valid = [13, 1]>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x1xf32, acc, valid = [13, 1]> -> !pto.tile<16x1xf32, vec, valid = [13, 1]>
+    // expected-error@+1 {{SplitVectorKernel: pto.reshape moves the split axis from dim 0 to dim 1 inside a split region whose ragged boundary was balanced with lane_stride = 7}}
+    %r = pto.reshape %s : !pto.tile<16x1xf32, vec, valid = [13, 1]> -> !pto.tile<1x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// E-GEN: pto.ci on a non-singleton split dim.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @gen_ci(%qk: !pto.tile<16x16xf32, acc>, %start: i32)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{SplitVectorKernel: automatic split-axis halving of 'pto.ci' is not supported because its generated values depend on position}}
+    %c = pto.ci %start : i32 -> !pto.tile<16x16xi32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// E-GEN: pto.random under LEFT_RIGHT.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @gen_random(%qk: !pto.tile<16x16xf32, acc>, %seed: i32)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{automatic split-axis halving of 'pto.random' is not supported}}
+    %c = pto.random %seed : i32 -> !pto.tile<16x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// Shard valid-extent rule: LEFT_RIGHT with a partially valid column extent.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @shard_lr_partial(%qk: !pto.tile<16x16xf32, acc, valid = [16, 10]>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    // expected-error@+1 {{LEFT_RIGHT splits the column axis, but this tile's valid column extent (10) does not cover the full box (16)}}
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc, valid = [16, 10]> -> !pto.tile<16x16xf32, vec, valid = [16, 10]>
+    func.return
+  }
+}
+
+// -----
+
+// Shard valid-extent rule: a runtime column extent narrower than the box.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @shard_runtime_col(%qk: !pto.tile<16x16xf32, acc, valid = [16, ?]>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    // expected-error@+1 {{valid column extent is a runtime value narrower than the physical box}}
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc, valid = [16, ?]> -> !pto.tile<16x16xf32, vec, valid = [16, ?]>
+    func.return
+  }
+}
+
+// -----
+
+// Shard valid-extent rule: UP_DOWN with both a per-lane row extent and a narrowed column.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @shard_both(%qk: !pto.tile<16x16xf32, acc, valid = [13, 10]>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    // expected-error@+1 {{UP_DOWN split with BOTH a per-lane row extent (valid 13 of 16 rows) and a narrowed column extent}}
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc, valid = [13, 10]> -> !pto.tile<16x16xf32, vec, valid = [13, 10]>
+    func.return
+  }
+}
+
+// -----
+
+// A C->V boundary becomes an aiv_shard, which needs a 2D tile.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @shard_rank(%qk: !pto.tile<2x16x16xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    // expected-error@+1 {{the C->V boundary becomes pto.aiv_shard, which requires a 2D tile, but got rank 3}}
+    %s = pto.move %qk : !pto.tile<2x16x16xf32, acc> -> !pto.tile<2x16x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// A dynamic box on the split axis cannot be halved.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @dynamic_box(%qk: !pto.tile<16x16xf32, acc>, %x: !pto.tensor<?x128xf32>, %n: index)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{the split axis (dim 0) of 'pto.load' has a dynamic box ('?')}}
+    %a = pto.load %x[0, 0] valid [%n, 128] : !pto.tensor<?x128xf32> -> !pto.tile<?x128xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// A vector op mixing a per-lane half and a full-width operand.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @mixed_width(%qk: !pto.tile<16x16xf32, acc>, %p: !pto.tile<16x16xf32, vec>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{'pto.add' cannot be halved along the split axis}}
+    %a = pto.add %s, %p : !pto.tile<16x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// A window of the split axis of a per-lane tile.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @slice_split_axis(%qk: !pto.tile<16x16xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{this pto.slice takes a window of the split axis (dim 0) of the per-lane tile 's'}}
+    %t = pto.slice %s[4, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<8x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// A loop-carried tile that enters at full width but is yielded as a per-lane half.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @carried_mismatch(%qk: !pto.tile<16x16xf32, acc>, %p: !pto.tile<16x16xf32, vec>, %n: index)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %p) -> (!pto.tile<16x16xf32, vec>) {
+      %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+      // expected-error@+1 {{the tile carried as #0 of this scf.for enters the loop at full width}}
+      scf.yield %s : !pto.tile<16x16xf32, vec>
+    }
+    func.return
+  }
+}
+
+// -----
+
+// scf.if branches yielding a per-lane half and a full-width tile.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @if_mismatch(%qk: !pto.tile<16x16xf32, acc>, %p: !pto.tile<16x16xf32, vec>, %c: i1)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    // expected-error@+1 {{the branches of this scf.if yield result #0 as}}
+    %r = scf.if %c -> (!pto.tile<16x16xf32, vec>) {
+      %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+      scf.yield %s : !pto.tile<16x16xf32, vec>
+    } else {
+      scf.yield %p : !pto.tile<16x16xf32, vec>
+    }
+    func.return
+  }
+}
