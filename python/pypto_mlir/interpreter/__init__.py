@@ -1,1 +1,43 @@
-"""The reference interpreter of `pto` programs (issue 7; not implemented yet)."""
+"""The reference interpreter of `pto` programs (numpy + ml_dtypes).
+
+* `Machine(module).run(entry, args)` runs a function: Orchestration -> calls -> Group -> concurrent AIC/AIV cores
+  talking through slot rings, with deadlock and protocol checking.
+* `run_program`, `check_pipeline_text`, `check_modules` run programs on seeded inputs and compare outputs.
+
+The semantics are documented in `docs/interpreter.md`.
+"""
+
+from .machine import Machine, RunError
+from .runner import (
+    CheckResult,
+    Outputs,
+    apply_pipeline,
+    check_modules,
+    check_pipeline_text,
+    compare,
+    find_entry,
+    make_inputs,
+    run_function,
+    run_program,
+    tolerance,
+)
+from .values import Buffer, InterpError, Tile
+
+__all__ = [
+    "Buffer",
+    "CheckResult",
+    "InterpError",
+    "Machine",
+    "Outputs",
+    "RunError",
+    "Tile",
+    "apply_pipeline",
+    "check_modules",
+    "check_pipeline_text",
+    "compare",
+    "find_entry",
+    "make_inputs",
+    "run_function",
+    "run_program",
+    "tolerance",
+]

@@ -1,0 +1,313 @@
+"""Running a program on inputs, and checking a pass pipeline by running the program before and after it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, UnitAttr
+from xdsl.ir import Attribute
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_types import TensorType, TileType
+
+from .machine import Machine, kind_of
+from .values import Buffer, Tile, is_float_dtype, make_tile, np_dtype, static_shape
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Entry and inputs
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def find_entry(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
+    """The function to run: `entry` if given, else the module's only orchestration function, else `@main`."""
+    funcs = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)]
+    if entry is not None:
+        for f in funcs:
+            if f.sym_name.data == entry:
+                return f
+        raise PtoError(f"no function @{entry} in the module (functions: {', '.join('@' + f.sym_name.data for f in funcs)})", op=module)
+    orch = [f for f in funcs if kind_of(f) == "orchestration"]
+    if len(orch) == 1:
+        return orch[0]
+    for f in funcs:
+        if f.sym_name.data == "main":
+            return f
+    if len(funcs) == 1:
+        return funcs[0]
+    raise PtoError(
+        "cannot tell which function to run (no single orchestration function and no @main); pass --entry NAME",
+        op=module,
+    )
+
+
+def param_names(f: func.FuncOp) -> list[str]:
+    """Parameter names: the SSA name hints (xDSL drops a trailing `_<digits>`), else `arg<i>`; a repeated name
+    gets `_<i>` appended so every name is unique."""
+    names: list[str] = []
+    for i, a in enumerate(f.body.block.args):
+        n = a.name_hint or f"arg{i}"
+        if n in names:
+            n = f"{n}_{i}"
+        names.append(n)
+    return names
+
+
+def param_direction(f: func.FuncOp, i: int) -> str:
+    if f.arg_attrs is None:
+        return "in"
+    d = f.arg_attrs.data[i]
+    assert isinstance(d, DictionaryAttr)
+    if isinstance(d.data.get("pto.out"), UnitAttr):
+        return "out"
+    if isinstance(d.data.get("pto.inout"), UnitAttr):
+        return "inout"
+    return "in"
+
+
+def random_array(shape: tuple[int, ...], dt: np.dtype, rng: np.random.Generator) -> np.ndarray:
+    """Floats uniform in [-1, 1); integers uniform in [-8, 8) (booleans 0/1), rounded to the element type."""
+    if is_float_dtype(dt):
+        return rng.uniform(-1.0, 1.0, size=shape).astype(dt)
+    if dt == np.bool_:
+        return rng.integers(0, 2, size=shape).astype(dt)
+    return rng.integers(-8, 8, size=shape).astype(dt)
+
+
+def make_inputs(f: func.FuncOp, seed: int = 0, given: dict[str, np.ndarray] | None = None) -> list[Any]:
+    """One value per parameter of `f`: the given array, zeros for a `pto.out` tensor, else seeded random data.
+
+    Parameter i draws from its own generator seeded with (seed, i), so one parameter's data does not depend on
+    the others'."""
+    given = dict(given or {})
+    values: list[Any] = []
+    for i, (arg, name) in enumerate(zip(f.body.block.args, param_names(f))):
+        t = arg.type
+        rng = np.random.default_rng([seed, i])
+        if isinstance(t, TensorType):
+            shape = static_shape(t, "tensor")
+            dt = np_dtype(t.element_type)
+            if name in given:
+                data = np.asarray(given.pop(name))
+                if tuple(data.shape) != shape:
+                    raise PtoError(f"input '{name}' has shape {list(data.shape)} but the parameter is {t}", op=f)
+                if data.dtype.kind == "V" and data.dtype.itemsize == dt.itemsize:
+                    data = data.view(dt)  # bf16/fp8 saved by numpy come back as raw bytes
+                data = data.astype(dt)
+            elif param_direction(f, i) == "out":
+                data = np.zeros(shape, dtype=dt)
+            else:
+                data = random_array(shape, dt, rng)
+            values.append(Buffer(np.array(data, copy=True), name=name))
+        elif isinstance(t, TileType):
+            shape = static_shape(t)
+            dt = np_dtype(t.element_type)
+            data = given.pop(name) if name in given else random_array(shape, dt, rng)
+            values.append(make_tile(np.asarray(data), t))
+        else:
+            if name in given:
+                values.append(given.pop(name).item())
+            elif is_float_dtype(np_dtype(t)):
+                values.append(np_dtype(t).type(rng.uniform(-1.0, 1.0)))
+            else:
+                values.append(0)
+    if given:
+        raise PtoError(f"no parameter named {', '.join(sorted(given))} in @{f.sym_name.data}", op=f)
+    return values
+
+
+def copy_inputs(values: list[Any]) -> list[Any]:
+    out = []
+    for v in values:
+        if isinstance(v, Buffer):
+            out.append(Buffer(v.data.copy(), v.name))
+        elif isinstance(v, Tile):
+            out.append(Tile(v.data.copy(), v.valid, v.type))
+        else:
+            out.append(v)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Outputs:
+    """Named results of one run: `result#i` for returned values, `%name` for every tensor parameter."""
+
+    values: dict[str, np.ndarray | Any] = field(default_factory=dict)
+
+
+def to_array(v: Any) -> Any:
+    if isinstance(v, Buffer):
+        return v.data
+    if isinstance(v, Tile):
+        return v.valid_view()
+    return v
+
+
+def run_function(module: ModuleOp, f: func.FuncOp, inputs: list[Any]) -> Outputs:
+    args = copy_inputs(inputs)
+    results = Machine(module).run(f.sym_name.data, args)
+    out = Outputs()
+    for i, r in enumerate(results or []):
+        out.values[f"result#{i}"] = np.array(to_array(r), copy=True) if not np.isscalar(to_array(r)) else to_array(r)
+    for name, a in zip(param_names(f), args):
+        if isinstance(a, Buffer):
+            out.values[f"%{name}"] = a.data
+    return out
+
+
+def run_program(module: ModuleOp, entry: str | None = None, seed: int = 0, given=None) -> Outputs:
+    f = find_entry(module, entry)
+    return run_function(module, f, make_inputs(f, seed, given))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Comparing
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def tolerance(dt: np.dtype) -> tuple[float, float]:
+    """(rtol, atol) for comparing floats of dtype `dt`: 4 machine epsilons of the element type, both ways.
+
+    Integers (and booleans) are compared exactly."""
+    if not is_float_dtype(dt):
+        return 0.0, 0.0
+    import ml_dtypes
+
+    try:
+        eps = float(np.finfo(dt).eps)
+    except ValueError:
+        eps = float(ml_dtypes.finfo(dt).eps)
+    return 4 * eps, 4 * eps
+
+
+@dataclass
+class Mismatch:
+    name: str
+    message: str
+
+
+def compare(before: Outputs, after: Outputs) -> Mismatch | None:
+    """The first output that differs (in the order of `before`), or None."""
+    for name, b in before.values.items():
+        if name not in after.values:
+            return Mismatch(name, f"output {name} exists before the pipeline but not after it")
+        a = after.values[name]
+        if np.isscalar(b) or np.isscalar(a):
+            if not (np.isscalar(a) and np.isscalar(b)) or not _scalar_equal(b, a):
+                return Mismatch(name, f"output {name} differs: before {b!r}, after {a!r}")
+            continue
+        b, a = np.asarray(b), np.asarray(a)
+        if b.shape != a.shape:
+            return Mismatch(name, f"output {name} has shape {list(b.shape)} before and {list(a.shape)} after")
+        if b.dtype != a.dtype:
+            return Mismatch(name, f"output {name} has element type {b.dtype} before and {a.dtype} after")
+        rtol, atol = tolerance(b.dtype)
+        if rtol == 0.0:
+            bad = b != a
+        else:
+            b64, a64 = b.astype(np.float64), a.astype(np.float64)
+            bad = ~np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)
+        if np.any(bad):
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            n = int(np.count_nonzero(bad))
+            tol = "exact comparison" if rtol == 0.0 else f"tolerance rtol = atol = {rtol:.3g}"
+            return Mismatch(
+                name,
+                f"output {name} differs at {list(idx)}: before {_fmt(b[idx])}, after {_fmt(a[idx])} "
+                f"({n} of {b.size} elements differ; {tol}; element type {b.dtype})",
+            )
+    for name in after.values:
+        if name not in before.values:
+            return Mismatch(name, f"output {name} exists after the pipeline but not before it")
+    return None
+
+
+def _fmt(v: Any) -> str:
+    try:
+        return repr(v.item())
+    except (AttributeError, ValueError):
+        return repr(v)
+
+
+def _scalar_equal(a: Any, b: Any) -> bool:
+    try:
+        if isinstance(a, (float, np.floating)) or isinstance(b, (float, np.floating)):
+            return bool(np.isclose(float(a), float(b), rtol=1e-6, atol=1e-6, equal_nan=True))
+    except TypeError:
+        pass
+    return a == b
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pipeline checking
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CheckResult:
+    ok: bool
+    stage: str  # "ok", "before", "pass", "after", "compare"
+    report: str
+    before: Outputs | None = None
+    after: Outputs | None = None
+
+
+def apply_pipeline(module: ModuleOp, pipeline: list[str]) -> None:
+    """Run passes on `module` in place, verifying after each, as pypto-opt does."""
+    from pypto_mlir.ir import make_context
+    from pypto_mlir.passes import get_pass
+    from pypto_mlir.verify import verify_module
+
+    ctx = make_context()
+    for name in pipeline:
+        get_pass(name)().apply(ctx, module)
+        verify_module(module)
+
+
+def check_modules(before_mod: ModuleOp, after_mod: ModuleOp, entry=None, seed=0, given=None, fallback="<input>") -> CheckResult:
+    """Run `before_mod` and `after_mod` on the same inputs (drawn for the entry of `before_mod`) and compare."""
+    try:
+        f = find_entry(before_mod, entry)
+        inputs = make_inputs(f, seed, given)
+        before = run_function(before_mod, f, inputs)
+    except PtoError as e:
+        return CheckResult(False, "before", "the program fails before the pipeline:\n" + e.format(fallback))
+    try:
+        f2 = find_entry(after_mod, f.sym_name.data)
+        after = run_function(after_mod, f2, inputs)
+    except PtoError as e:
+        return CheckResult(False, "after", "the program fails after the pipeline:\n" + e.format(fallback), before)
+    mm = compare(before, after)
+    if mm is not None:
+        return CheckResult(False, "compare", f"mismatch after the pipeline: {mm.message}", before, after)
+    return CheckResult(True, "ok", f"{len(before.values)} output(s) match", before, after)
+
+
+def check_pipeline_text(
+    text: str, pipeline: list[str], name: str = "<input>", entry=None, seed=0, given=None
+) -> CheckResult:
+    """Parse `text` twice, run `pipeline` on one copy, and compare the two programs' outputs."""
+    from pypto_mlir.ir import parse_module
+    from pypto_mlir.verify import verify_module
+
+    try:
+        before_mod = parse_module(text, name)
+        verify_module(before_mod)
+    except PtoError as e:
+        return CheckResult(False, "before", e.format(name))
+    after_mod = parse_module(text, name)
+    try:
+        apply_pipeline(after_mod, pipeline)
+    except PtoError as e:
+        return CheckResult(False, "pass", "the pipeline rejects the program:\n" + e.format(name))
+    except Exception as e:  # a crashing pass is a finding, not a crash of the checker
+        return CheckResult(False, "pass", f"{name}:1:1: error: internal compiler error in the pipeline: {type(e).__name__}: {e}")
+    return check_modules(before_mod, after_mod, entry, seed, given, name)
