@@ -1,0 +1,30 @@
+// A deliberately broken pass output: the tfree is missing and the loop pushes four tiles into a 2-slot ring,
+// so the cube blocks on a full ring while both AIV lanes wait on an empty one.  Every core's op is located.
+// RUN: sed '/tfree_to_aic/d' %S/Inputs/loop_accumulate.expanded.a2a3.mlir > %t.nofree.mlir
+// RUN: not pypto-run --compare-with %t.nofree.mlir %examples/loop_accumulate.a2a3.mlir 2>&1 | filecheck %s --check-prefix=DEADLOCK
+// DEADLOCK: check of '{{.*}}nofree.mlir' FAILED (after)
+// DEADLOCK: nofree.mlir:19:7: error: deadlock in Group @kloop_incore_0: every running core is blocked on a pipe
+// DEADLOCK-NEXT: nofree.mlir:19:7: note: @kloop_incore_0_aic (AIC) waits in 'pto.tpush_to_aiv': the c2v ring of pipe 0 is full (2 of 2 slots
+// DEADLOCK-NEXT: nofree.mlir:37:7: note: @kloop_incore_0_aiv lane 0 (AIV) waits in 'pto.tpop_from_aic': the c2v ring of pipe 0 is empty
+// DEADLOCK-NEXT: nofree.mlir:37:7: note: @kloop_incore_0_aiv lane 1 (AIV) waits in 'pto.tpop_from_aic'
+
+// A wrong store offset (both lanes store at row 0) is a mismatch of the output.
+// RUN: sed 's/%%out_0\[%%row, 0\]/%%out_0[0, 0]/' %S/Inputs/matmul_softmax.expanded.a2a3.mlir > %t.off.mlir
+// RUN: not pypto-run --compare-with %t.off.mlir %examples/matmul_softmax.a2a3.mlir 2>&1 | filecheck %s --check-prefix=OFFSET
+// OFFSET: FAILED (compare)
+// OFFSET-NEXT: mismatch after the pipeline: output result#0 differs at [0, 0]: before {{.*}}, after {{.*}} ({{[0-9]+}} of 8192 elements differ; tolerance rtol = atol = 4.77e-07; element type float32)
+
+// A missing tfree within the ring's depth leaves a popped slot at kernel exit.
+// RUN: sed '/tfree_to_aic/d' %S/Inputs/seed_example1.expanded.a5.mlir > %t.leak.mlir
+// RUN: not pypto-run %t.leak.mlir 2>&1 | filecheck %s --check-prefix=LEAK
+// LEAK: leak.mlir:22:5: error: Group @compute_incore_0: 1 item(s) left in a ring at kernel exit; first: the slot popped here by AIV lane 0 is never freed (missing tfree) before kernel exit
+
+// A tile larger than the slot.
+// RUN: sed 's/slot_size = 8192/slot_size = 4096/' %S/Inputs/seed_example1.expanded.a5.mlir > %t.big.mlir
+// RUN: not pypto-run %t.big.mlir 2>&1 | filecheck %s --check-prefix=BIG
+// BIG: big.mlir:14:5: error: the pushed tile !pto.tile<16x128xf32, acc> takes 8192 bytes, more than the slot_size of 4096 bytes of the c2v ring of pipe 0 (on @compute_incore_0_aic (AIC))
+
+// A ragged split with the even code.
+// RUN: sed 's/split = 3 : i64/split = 1 : i64/' %S/Inputs/ragged_split.a2a3.mlir > %t.rag.mlir
+// RUN: not pypto-run --entry rag %t.rag.mlir 2>&1 | filecheck %s --check-prefix=RAG
+// RAG: error: split = 1 (up_down) does not fit the lanes' extents: the tile pushed at {{.*}}rag.mlir:12:5 has 13 valid cells on dim 0, so with a lane stride of 7 lane 0 holds 7 and lane 1 holds 6; expected split = 3
