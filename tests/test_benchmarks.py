@@ -1,0 +1,128 @@
+"""Smoke tests of the compile-time benchmark (`python -m benchmarks`): it runs and its output has the documented
+structure.  No timing is asserted (the benchmark itself is run by hand; see docs/performance.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pypto_mlir.interpreter import check_pipeline_text
+from pypto_mlir.ir import make_context, parse_module
+from pypto_mlir.passes import get_pass
+from pypto_mlir.verify import verify_module
+
+ROOT = Path(__file__).resolve().parents[1]
+PIPELINE = ["lower-auto-vector-split", "expand-mixed-kernel"]
+
+
+def _load_benchmarks():
+    """The repository's `benchmarks/` folder under a private name (xDSL installs a top-level `benchmarks` package,
+    and ours is deliberately not installed; `python -m benchmarks` from the root picks ours)."""
+    name = "pypto_benchmarks_under_test"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(
+        name, ROOT / "benchmarks" / "__init__.py", submodule_search_locations=[str(ROOT / "benchmarks")]
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.fixture(scope="module")
+def gen():
+    _load_benchmarks()
+    return importlib.import_module("pypto_benchmarks_under_test.generate")
+
+
+@pytest.fixture(scope="module")
+def runner():
+    _load_benchmarks()
+    return importlib.import_module("pypto_benchmarks_under_test.run")
+
+
+@pytest.mark.parametrize("target", ["a2a3", "a5"])
+@pytest.mark.parametrize("shape", ["many", "long"])
+def test_generated_modules_go_through_both_passes(gen, shape, target):
+    ctx = make_context()
+    module = parse_module(gen.generate(shape, 6, target), "gen.mlir", ctx)
+    verify_module(module)
+    for name in PIPELINE:
+        get_pass(name)().apply(ctx, module)
+        verify_module(module)
+    kinds = {f.attributes["pto.kind"].data for f in module.body.block.ops}
+    assert {"aic", "aiv", "group"} <= kinds
+    assert "incore" not in kinds
+
+
+@pytest.mark.parametrize("shape", ["many", "long"])
+def test_generated_modules_compute_the_same_after_the_passes(gen, shape):
+    result = check_pipeline_text(gen.generate(shape, 4, "a2a3"), PIPELINE, name="gen.mlir")
+    assert result.ok, result.report
+
+
+@pytest.mark.parametrize("shape,period", [("many", 4), ("long", 12)])
+def test_generated_size_grows_linearly(gen, shape, period):
+    """Every period of functions (rounds) adds the same number of ops, so `n` is a linear size knob."""
+
+    def ops(n: int) -> int:
+        return sum(1 for _ in parse_module(gen.generate(shape, n), "gen.mlir").walk())
+
+    a, b, c = ops(period), ops(2 * period), ops(3 * period)
+    assert b - a == c - b > 0
+
+
+def test_fit_exponent(runner):
+    assert runner.fit_exponent([(10, 1.0), (100, 10.0), (1000, 100.0)]) == pytest.approx(1.0)
+    assert runner.fit_exponent([(10, 1.0), (100, 100.0)]) == pytest.approx(2.0)
+    assert runner.fit_exponent([(10, 1.0)]) is None
+
+
+def test_smoke_json_structure():
+    proc = _bench("--smoke", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    stages = ["parse", "verify", "print", "lavs", "emk", "both"]
+    assert data["stages"] == stages
+    rows = data["rows"]
+    assert [(r["shape"], r["size"]) for r in rows] == [("many", 1), ("many", 2), ("long", 1), ("long", 2)]
+    for r in rows:
+        assert r["target"] == "a2a3" and r["ops"] > 0
+        assert set(r["seconds"]) == set(stages)
+        assert all(isinstance(t, float) and t > 0 for t in r["seconds"].values())
+        assert r["base"] == pytest.approx(r["seconds"]["parse"] + r["seconds"]["print"])
+        assert set(r["ratios"]) == {"lavs", "emk", "both"}
+    assert {(f["shape"], f["stage"]) for f in data["fits"]} == {(s, st) for s in ("many", "long") for st in stages}
+    assert all(isinstance(f["exponent"], float) for f in data["fits"])
+    interp = data["interpreter"]
+    assert interp["available"], interp
+    for run in interp["targets"]["a2a3"]["runs"].values():
+        assert run["ops_executed"] > 0 and run["ops_per_second"] > 0
+
+
+def test_smoke_table(runner):
+    proc = _bench("--smoke", "--no-interpreter", "--shapes", "long", "--stages", "parse,print,lavs")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "| shape | target | n | ops | parse s | print s | parse+print s | lavs s | lavs/pp |"
+    assert sum(1 for line in lines if line.startswith("| long | a2a3 |")) == 3  # two sizes + one exponent row
+    assert any(line.startswith("| shape | target | b(parse) | b(print) | b(lavs) |") for line in lines)
+
+
+def test_bad_sizes_are_rejected():
+    proc = _bench("--sizes", "0,x")
+    assert proc.returncode == 2
+    assert "--sizes" in proc.stderr
