@@ -26,7 +26,7 @@ from pypto_mlir.ir import make_context, parse_module, print_module
 from pypto_mlir.passes import PASSES, get_pass
 from pypto_mlir.verify import verify_module
 
-SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)  # not \s: it would swallow the next blank line
 EXPECTED = re.compile(r"//\s*expected-(error|warning|note|remark)\s*(@(?:[+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
 
 
@@ -133,6 +133,8 @@ class Driver:
 
     def run_chunk(self, text: str, name: str, line_offset: int) -> str:
         """Parse, verify, run the pipeline; returns the printed result or raises PtoError."""
+        if is_blank(text):
+            raise PtoError(EMPTY_INPUT, loc=SourceLoc(name, line_offset + 1, 1))
         module = parse_module(text, name, self.ctx, line_offset)
         verify_module(module)
         for cls in self.pass_classes:
@@ -153,7 +155,7 @@ class Driver:
             raise
         except RecursionError:
             raise PtoError(
-                "input nests too deeply to be processed", loc=SourceLoc(name, line_offset + 1, 1)
+                "input nests too deeply to be processed; reduce the nesting of regions (thousands of levels)", loc=SourceLoc(name, line_offset + 1, 1)
             ) from None
         except Exception as e:  # an internal error is still reported, never as a traceback
             if os.environ.get("PYPTO_DEBUG"):
@@ -162,6 +164,14 @@ class Driver:
                 f"internal compiler error: {type(e).__name__}: {e} (please report this; PYPTO_DEBUG=1 shows details)",
                 loc=SourceLoc(name, line_offset + 1, 1),
             ) from None
+
+
+EMPTY_INPUT = "the input is empty; expected a builtin.module (or the ops of one)"
+
+
+def is_blank(text: str) -> bool:
+    """Nothing but whitespace and `//` comments."""
+    return all(not line.strip() or line.strip().startswith("//") for line in text.splitlines())
 
 
 def split_chunks(text: str) -> list[tuple[str, int]]:
@@ -210,8 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"pypto-opt: error: {e}\n")
         return 1
 
-    if not text.strip():
-        sys.stderr.write(f"{name}:1:1: error: the input is empty; expected a builtin.module\n")
+    if is_blank(text):
+        sys.stderr.write(f"{name}:1:1: error: {EMPTY_INPUT}\n")
         return 1
     chunks = split_chunks(text) if args.split_input_file else [(text, 0)]
     outputs: list[str] = []

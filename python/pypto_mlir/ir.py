@@ -38,6 +38,7 @@ class LocatedParser(Parser):
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
         super().__init__(ctx, text, name)
+        self.first_forward_use: dict = {}
         self._name_attr = StringAttr(name)
         self._line_offset = line_offset
         self._line_starts = [0]
@@ -76,6 +77,13 @@ class LocatedParser(Parser):
             self.raise_error(f"re-declaration of alias '{name}'")
         self.attribute_aliases[name] = loc
 
+    def resolve_operand(self, operand, type):  # type: ignore[override]
+        # Remember where a not-yet-defined value is first used, to locate "used but not defined" there.
+        name = operand.operand_name
+        if name not in self.ssa_values:
+            self.first_forward_use.setdefault(name, operand.span)
+        return super().resolve_operand(operand, type)
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         try:
@@ -106,7 +114,23 @@ def parse_module(text: str, name: str = "<stdin>", ctx: Context | None = None, l
     try:
         module = parser.parse_module()
     except ParseError as e:
-        raise parse_error_to_pto(e, line_offset) from None
+        err = parse_error_to_pto(e, line_offset)
+        undefined = [n for n in parser.forward_ssa_references if n in parser.first_forward_use]
+        if err.message.startswith("values used but not defined") and undefined:
+            loc = parser.first_forward_use[undefined[0]].get_location()
+            names = ", ".join(f"%{n}" for n in undefined)
+            err = PtoError(
+                f"use of undefined value {names}; every value must be defined (as an op result or a block argument)",
+                loc=SourceLoc(loc.file, loc.line + line_offset, loc.col),
+            )
+        at_end = e.span.start >= len(text.rstrip())
+        if at_end and ("expected" in err.message.lower() or err.message.startswith("in block definition")):
+            # ran off the end: say so rather than only what was expected next
+            if err.message.startswith("in block definition"):
+                err = PtoError("unexpected end of input; is a closing '}' missing?", loc=err.loc)
+            else:
+                err = PtoError(f"unexpected end of input: {err.message}", loc=err.loc)
+        raise err from None
     if isinstance(module.location, UnknownLoc):
         module.location = parser._loc_at(0)
     return module

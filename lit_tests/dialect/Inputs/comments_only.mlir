@@ -1,0 +1,3 @@
+// Input of driver_usage_errors.mlir: only comments.
+
+// Nothing else.

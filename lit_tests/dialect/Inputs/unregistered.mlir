@@ -1,0 +1,5 @@
+// Input of driver_options.mlir: an op of a dialect pypto-opt does not know.
+func.func @f() {
+    "mydialect.op"() {note = "kept"} : () -> ()
+  func.return
+}
