@@ -129,7 +129,7 @@ def fixup_dangling_yields(body: SideBody) -> None:
             for i, v in enumerate(y.operands):
                 if not body.is_undefined(v):
                     continue
-                k = next((k for k, a in enumerate(cond.arguments) if a is before.args[i]), None)
+                k = next((k for k, a in enumerate(cond.args) if a is before.args[i]), None)
                 if k is not None:
                     y.operands = [after.args[k] if j == i else w for j, w in enumerate(y.operands)]
         elif isinstance(op, scf.IfOp) and op.output:
@@ -250,7 +250,14 @@ def remap_dangling_gm_refs(body: SideBody) -> None:
 
 
 def check_no_undefined(body: SideBody) -> None:
-    """Every value the side still reads must be defined on it; otherwise the kernel reads across the cores."""
+    """Every value the side still reads must be defined on it; otherwise the kernel reads across the cores.
+
+    Placeholders left without uses (their values were remapped or never read) are erased."""
+    for op in list(body.func.walk()):
+        if op in body.placeholders and op.parent is not None and all(not r.uses for r in op.results):
+            for r in op.results:
+                body.undefined.pop(r, None)
+            erase_op(op)
     for v in list(body.undefined):
         owner = v.owner
         if not v.uses:

@@ -38,6 +38,8 @@ class SideBody:
     orig_of: dict[Operation, Operation]
     undefined: dict[SSAValue, SSAValue | None] = field(default_factory=dict)
     """undefined side value -> the original value it stands for (None: cannot be re-materialised)."""
+    placeholders: set[Operation] = field(default_factory=set)
+    """every placeholder op made for undefined values (erased by the end of the repair)."""
 
     # -- construction ----------------------------------------------------------------------------------------
     @staticmethod
@@ -97,6 +99,7 @@ class SideBody:
         """A placeholder op with `like`'s result types and names, standing for `originals` (not inserted)."""
         ph = UnrealizedConversionCastOp.get([], [r.type for r in like.results])
         with_loc(ph, like)
+        self.placeholders.add(ph)
         for r, old, orig in zip(ph.results, like.results, originals):
             r.name_hint = old.name_hint
             self.undefined[r] = orig
