@@ -2,7 +2,9 @@
 
 An explicit-boundary body is spliced unchanged, but when a `pto.aiv_shard` cuts an axis whose valid extent is
 partial (13 of 16 rows) or odd (15 rows), the two lanes do not hold the same number of valid cells: with the
-box half h = ceil(B/2), lane L holds `min(max(V, L*h) - L*h, h)` valid cells (8 and 5 for 13 of 16).  This
+lane step S (the shard's `lane_stride`, else the box half ceil(B/2)), lane L holds `min(max(V, L*S) - L*S, S)`
+valid cells (8 and 5 for 13 of 16; 7 and 6 with lane_stride = 7).  The reference repairs without the stride;
+using it keeps the types equal to what the stride-aware transport delivers.  This
 repair makes the per-lane types say so and keeps an empty lane from writing:
 
 - the shard result's valid extent on the split axis becomes the lane extent (`?` when the lanes differ,
@@ -32,6 +34,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import (
     BINARY_OPS,
+    MATMUL_OPS,
     AicGatherOp,
     AivShardOp,
     LoadOp,
@@ -80,6 +83,11 @@ def _runtime_valid(v: SSAValue, dim: int) -> SSAValue | None:
             return entry if isinstance(entry, SSAValue) else None
         if isinstance(owner, MoveOp):
             v = owner.src
+            continue
+        if isinstance(owner, MATMUL_OPS):
+            # rows come from the lhs, columns from the rhs (batch matmuls keep a leading dim)
+            rank = len(owner.results[0].type.get_shape())  # type: ignore[union-attr]
+            v = owner.lhs if dim == rank - 2 else owner.rhs  # type: ignore[attr-defined]
             continue
         return None
     return None
@@ -158,12 +166,14 @@ class _Localizer:
         if v == box and box % 2 == 0:
             return
         h = (box + 1) // 2
+        stride = get_int_attr(op, "lane_stride")
+        step = stride if stride is not None else h  # where lane 1's cells start (the transport uses the same)
         after = op.next_op
         assert after is not None  # the region ends with pto.yield
         name = f"{op.result.name_hint or 'shard'}_lane_valid"
         lanes: tuple[int, int] | None
         if v != DYNAMIC:
-            lanes = (min(max(v, 0), h), min(max(v - h, 0), h))
+            lanes = (min(max(v, 0), step), min(max(v - step, 0), step))
             if lanes[0] == lanes[1]:
                 ext: int | SSAValue = lanes[0]
                 self.tracked[self._retype(op.result, self._with_dim_valid(res, dim, lanes[0]))] = Track(
@@ -183,8 +193,8 @@ class _Localizer:
                     op=op,
                 )
             v_val = traced
-        # lane extent = min(max(V, lane*h) - lane*h, h)
-        h_val = self._const(h, after, op)
+        # lane extent = min(max(V, lane*S) - lane*S, S), S = lane_stride or the box half
+        h_val = self._const(step, after, op)
         base = op.result.name_hint or "shard"
         off = self._insert(arith.MuliOp(self.lane, h_val), after, op, f"{base}_lane_start")
         hi = self._insert(arith.MaxSIOp(v_val, off), after, op, f"{base}_lane_end")
