@@ -164,15 +164,19 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
         "v2c": ImportPeerBufferOp,
     }
     for cls in (ReserveBufferOp, ImportPeerBufferOp):
-        need = sum(
-            1 for init in inits for d in ("c2v", "v2c") if mine[d] is cls and (get_int_attr(init, "dir_mask") or 0) & DIR_BIT[d]
-        )
         have = [op for op in md.setup if isinstance(op, cls)]
-        if len(have) < need:
+        need = 0
+        short: Operation | None = None  # the first initializer whose directions the buffers no longer cover
+        for init in inits:
+            mask = get_int_attr(init, "dir_mask") or 0
+            need += sum(1 for d in ("c2v", "v2c") if mine[d] is cls and mask & DIR_BIT[d])
+            if short is None and need > len(have):
+                short = init
+        if short is not None:
             raise PtoError(
                 f"Function '{name}' has fewer '{cls.name}' calls ({len(have)}) than initialized pipe directions "
                 f"require ({need})",
-                op=next(init for init in inits),
+                op=short,
             )
         if len(have) > need:
             raise PtoError(
