@@ -5,6 +5,7 @@ Without the extra the whole module is skipped, with the reason saying how to ins
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 from pypto_mlir.mlir_tools import MLIR_EXTRA_HINT, have_mlir_bindings, outline_difference, pto_outline
 
 if not have_mlir_bindings():
+    if os.environ.get("PYPTO_REQUIRE_MLIR", "0") not in ("", "0"):  # cmake -DPYPTO_ENABLE_MLIR_TESTS=ON
+        raise RuntimeError(f"PYPTO_REQUIRE_MLIR is set but the upstream MLIR Python bindings are missing; {MLIR_EXTRA_HINT}")
     pytest.skip(f"upstream MLIR Python bindings not installed; {MLIR_EXTRA_HINT}", allow_module_level=True)
 
 from mlir import ir as mlir_ir  # noqa: E402
