@@ -3,8 +3,8 @@
 
 // tfree insertion (reference §4.2), the same on both targets: every tpop gets exactly one tfree of its side's
 // kind on the popped value, placed after the last use in its block — following view aliases (slice, reshape)
-// and scf.if results —, after a loop that uses it, right after an unused tpop, and right before a trailing
-// yield that is the last use.
+// and scf.if results —, after a loop that uses it, right after an unused tpop, right before a trailing
+// yield that is the last use; a hand-written tfree that comes too early is moved.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // Aliases: the slot stays in use while the slice/reshape views of the popped tile are read.
   // CHECK-LABEL: func.func @aliases_aiv(
@@ -144,6 +144,32 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
     %z = pto.matmul %x_left, %w_right : !pto.tile<16x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<16x128xf32, acc>
     %out_1 = pto.store %z, %out[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
+    func.return %out_1 : !pto.tensor<16x128xf32>
+  }
+
+  // A hand-written tfree that comes too early, on a view of the popped tile, is moved after the last use and
+  // rewritten to free the popped tile itself (its attributes kept); no second tfree is added.
+  // CHECK-LABEL: func.func @too_early_aiv(
+  // CHECK:      %z_vec = pto.tpop_from_aic
+  // CHECK-NEXT: %s = pto.reshape %z_vec
+  // CHECK-NEXT: %e = pto.exp %s
+  // CHECK-NEXT: pto.tfree_to_aic %z_vec {id = 0 : i64} : !pto.tile<16x128xf32, vec>
+  // CHECK-NOT:  pto.tfree_to_aic
+  // CHECK:      func.return
+  func.func @too_early(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>,
+                       %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>} {
+    %x_mat = pto.load %x[0, 0] : !pto.tensor<16x128xbf16> -> !pto.tile<16x128xbf16, mat>
+    %x_left = pto.move %x_mat : !pto.tile<16x128xbf16, mat> -> !pto.tile<16x128xbf16, left>
+    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
+    %z = pto.matmul %x_left, %w_right : !pto.tile<16x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %z_vec = pto.move %z : !pto.tile<16x128xf32, acc> -> !pto.tile<16x128xf32, vec>
+    %s = pto.reshape %z_vec : !pto.tile<16x128xf32, vec> -> !pto.tile<128x16xf32, vec>
+    pto.tfree_to_aic %s {id = 0 : i64} : !pto.tile<128x16xf32, vec>
+    %e = pto.exp %s : !pto.tile<128x16xf32, vec>
+    %b = pto.reshape %e : !pto.tile<128x16xf32, vec> -> !pto.tile<16x128xf32, vec>
+    %out_1 = pto.store %b, %out[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
     func.return %out_1 : !pto.tensor<16x128xf32>
   }
 }
