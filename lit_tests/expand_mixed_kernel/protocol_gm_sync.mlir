@@ -132,4 +132,29 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %out_1 = pto.store %v, %out[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
     func.return %out_1 : !pto.tensor<16x128xf32>
   }
+
+  // The load sits in a branch after the store: the token is popped before the scf.if, whatever branch runs.
+  // CHECK-LABEL: func.func @in_branch_aiv(
+  // CHECK:      %ws_gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>
+  // CHECK-NEXT: pto.tfree_to_aic %ws_gm_sync
+  // CHECK-NEXT: %res = scf.if
+  func.func @in_branch(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>,
+                       %ws: !pto.tensor<16x128xf32> {pto.inout},
+                       %out: !pto.tensor<16x128xf32> {pto.out}, %flag: i1) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>} {
+    %x_mat = pto.load %x[0, 0] : !pto.tensor<16x128xbf16> -> !pto.tile<16x128xbf16, mat>
+    %x_left = pto.move %x_mat : !pto.tile<16x128xbf16, mat> -> !pto.tile<16x128xbf16, left>
+    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
+    %y = pto.matmul %x_left, %w_right : !pto.tile<16x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %ws_1 = pto.store %y, %ws[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
+    %res = scf.if %flag -> (!pto.tensor<16x128xf32>) {
+      %v = pto.load %ws_1[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+      %o2 = pto.store %v, %out[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+      scf.yield %o2 : !pto.tensor<16x128xf32>
+    } else {
+      scf.yield %out : !pto.tensor<16x128xf32>
+    }
+    func.return %res : !pto.tensor<16x128xf32>
+  }
 }
