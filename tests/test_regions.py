@@ -249,3 +249,18 @@ def test_fresh_subblock_idx_names() -> None:
     assert names == ["subblock_idx__ssa_v0", "aiv_id", "subblock_idx__ssa_v1", "aiv_id"]
     assert "pto.split_aiv_region_validated" in f.attributes
     assert not any(isinstance(op, SplitAivScopeOp) for op in f.walk())
+
+
+def test_empty_regions() -> None:
+    """An empty region emits nothing, except the lane binding when it yields its own %aiv_id."""
+    body = """    %r = pto.split_aiv_scope none (%aiv_id) -> (index) {
+      pto.yield %aiv_id : index
+    }
+    pto.split_aiv_scope up_down (%lane) {
+      pto.yield
+    }
+    func.return %o : !pto.tensor<16x128xf32>"""
+    f, text = lower(kernel(body).replace("%r = pto.split", "%lane_of = pto.split"))
+    idx = [op for op in f.walk() if isinstance(op, GetSubblockIdxOp)]
+    assert [op.result.name_hint for op in idx] == ["aiv_id"]
+    assert not idx[0].result.uses  # the yielded lane id is unused here, but bound, not dangling

@@ -456,3 +456,41 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %r : !pto.tensor<16x1xf32>
   }
 }
+
+// -----
+
+// A gather that re-joins ragged lanes must say the joined valid extent when its tile leaves the region.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @gather_type(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x15xbf16>, %o: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x15xbf16> -> !pto.tile<64x15xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x15xbf16, mat> -> !pto.tile<64x15xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x15xbf16, right> -> !pto.tile<16x15xf32, acc>
+    %g_full = pto.split_aiv_scope left_right (%aiv_id) -> (!pto.tile<16x16xf32, mat>) {
+      %h = pto.aiv_shard %acc {split = 2 : i64} : !pto.tile<16x15xf32, acc> -> !pto.tile<16x8xf32, vec>
+      // expected-error@+1 {{pl.split_aiv: pto.aic_gather joins lanes whose valid extents add up to 15 on dim 1, but its result type says 16 and the tile leaves the region}}
+      %g = pto.aic_gather %h {split = 2 : i64} : !pto.tile<16x8xf32, vec> -> !pto.tile<16x16xf32, mat>
+      pto.yield %g : !pto.tile<16x16xf32, mat>
+    }
+    %o2 = pto.store %g_full, %o[0, 0] : !pto.tile<16x16xf32, mat>, !pto.tensor<16x16xf32>
+    func.return %o2 : !pto.tensor<16x16xf32>
+  }
+}
+
+// -----
+
+// (g) for a cube tile passed in as an argument, moved to the vector side inside a task-parallel region.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @cube_arg(%m: !pto.tile<16x64xf32, mat>, %o: !pto.tensor<16x64xf32> {pto.out}) -> !pto.tensor<16x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %r = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x64xf32>) {
+      // expected-error@+1 {{AivSplitValid: %m is produced on the CUBE lane by a function argument outside every pto.split_aiv_scope region, and 'pto.move' reads it inside the region without a boundary op}}
+      %v = pto.move %m : !pto.tile<16x64xf32, mat> -> !pto.tile<16x64xf32, vec>
+      %o2 = pto.store %v, %o[0, 0] : !pto.tile<16x64xf32, vec>, !pto.tensor<16x64xf32>
+      pto.yield %o2 : !pto.tensor<16x64xf32>
+    }
+    func.return %r : !pto.tensor<16x64xf32>
+  }
+}

@@ -96,8 +96,8 @@ class _RegionLowering:
     def lower_region(self, scope: SplitAivScopeOp) -> None:
         form = region_form(scope)
         body = scope.body.block
-        if body.first_op is body.last_op:  # only the yield: an empty region emits nothing
-            _splice(scope, lane=None)
+        if body.first_op is body.last_op:  # only the yield: an empty region emits nothing (but a yielded lane id)
+            _splice(scope, lane=_lane_binding(scope) if scope.aiv_id.uses else None)
             return
         if form in ("task", "explicit"):
             for inner in scope.body.walk():
