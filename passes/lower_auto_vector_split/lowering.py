@@ -381,7 +381,7 @@ class C2VBoundary(_SplitPattern):
         new_type = halved_tile_type(res, d, lw.lane_stride)
         shard = AivShardOp(op.src, split_code_of_dim(d), new_type, lane_stride=lw.lane_stride)
         shard.location = op.location
-        rewriter.replace_op(op, shard)
+        rewriter.replace(op, shard)
         shard.result.name_hint = op.result.name_hint
         lw.track(shard.result, lw.make_info(res, d))
 
@@ -433,7 +433,7 @@ class V2CBoundary(_SplitPattern):
             gather.result.name_hint = f"{op.result.name_hint}_mat"
         move = MoveOp(gather.result, res, attributes=dict(op.attributes))
         move.location = op.location
-        rewriter.replace_op(op, [gather, move])
+        rewriter.replace(op, [gather, move])
         move.result.name_hint = op.result.name_hint
 
 
@@ -479,7 +479,7 @@ class LoadHalving(_SplitPattern):
         new = LoadOp(op.source, offsets, new_type, valid=valid)
         _copy_extra_attrs(op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
         new.location = op.location
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
         lw.track(new.result, lw.make_info(t, d))
 
 
@@ -508,7 +508,7 @@ class StoreOffsets(_SplitPattern):
         new = StoreOp(op.tile, op.dest, offsets)
         _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
         new.location = op.location
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class SliceHalving(_SplitPattern):
@@ -548,7 +548,7 @@ class SliceHalving(_SplitPattern):
         new = SliceOp(op.src, offsets, new_type, valid=valid)
         _copy_extra_attrs(op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
         new.location = op.location
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
         lw.track(new.result, lw.make_info(t, d))
         lw.verify_rewritten(new)
 
@@ -676,7 +676,7 @@ class SetValidShapeHalving(_SplitPattern):
         new = SetValidShapeOp(op.src, entries, new_type)
         _copy_extra_attrs(op, new, ("static_valid",))
         new.location = op.location
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
         lw.track(new.result, lw.make_info(out, d))
         lw.verify_rewritten(new)
 
