@@ -278,3 +278,15 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return
   }
 }
+
+// -----
+
+// Returning a per-lane tile from a split function.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @return_half(%qk: !pto.tile<16x16xf32, acc>) -> !pto.tile<16x16xf32, vec>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{this function returns the per-lane tile 's'}}
+    func.return %s : !pto.tile<16x16xf32, vec>
+  }
+}

@@ -22,4 +22,22 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %out_1 = pto.store %y, %out_0[0, 0] : !pto.tile<128x128xf32, vec>, !pto.tensor<128x128xf32>
     func.return %out_1 : !pto.tensor<128x128xf32>
   }
+
+  // The same kernel under LEFT_RIGHT: the shard splits the columns (split = 2), the store moves its column offset.
+  // CHECK-LABEL: func.func @split_auto_left_right
+  // CHECK-SAME:  pto.split = #pto.split<left_right>, pto.split_aiv}
+  // CHECK-NEXT:  %subblock_idx = pto.get_subblock_idx : index
+  // CHECK-NEXT:  %c64 = arith.constant 64 : index
+  // CHECK-NEXT:  %[[OFF:.*]] = arith.muli %subblock_idx, %c64 : index
+  // CHECK-NEXT:  %popped = pto.aiv_shard %qk {split = 2 : i64} : !pto.tile<128x128xf32, mat> -> !pto.tile<128x64xf32, vec>
+  // CHECK-NEXT:  %y = pto.add %popped, %popped : !pto.tile<128x64xf32, vec>
+  // CHECK-NEXT:  %out_1 = pto.store %y, %out[0, %[[OFF]]] : !pto.tile<128x64xf32, vec>, !pto.tensor<128x128xf32>
+  func.func @split_auto_left_right(%qk: !pto.tile<128x128xf32, mat>, %out_0: !pto.tensor<128x128xf32> {pto.out})
+      -> !pto.tensor<128x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %popped = pto.move %qk : !pto.tile<128x128xf32, mat> -> !pto.tile<128x128xf32, vec>
+    %y = pto.add %popped, %popped : !pto.tile<128x128xf32, vec>
+    %out_1 = pto.store %y, %out_0[0, 0] : !pto.tile<128x128xf32, vec>, !pto.tensor<128x128xf32>
+    func.return %out_1 : !pto.tensor<128x128xf32>
+  }
 }

@@ -141,4 +141,29 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %f = pto.set_validshape %s valid [64, 100] : !pto.tile<64x128xf32, vec> -> !pto.tile<64x128xf32, vec, valid = [64, 100]>
     func.return
   }
+
+  // LEFT_RIGHT transpose: [64,32] split on dim 1 -> [32,64] split on dim 0; the store moves its row offset.
+  // CHECK-LABEL: func.func @transpose_left_right
+  // CHECK:       %[[L:.*]] = arith.muli %subblock_idx, %c32 : index
+  // CHECK:       %t = pto.transpose %s : !pto.tile<64x32xf32, vec> -> !pto.tile<32x64xf32, vec>
+  // CHECK-NEXT:  %o = pto.store %t, %out[%[[L]], 0] : !pto.tile<32x64xf32, vec>, !pto.tensor<64x64xf32>
+  func.func @transpose_left_right(%qk: !pto.tile<64x64xf32, acc>, %out: !pto.tensor<64x64xf32> {pto.out})
+      -> !pto.tensor<64x64xf32> attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %s = pto.move %qk : !pto.tile<64x64xf32, acc> -> !pto.tile<64x64xf32, vec>
+    %t = pto.transpose %s : !pto.tile<64x64xf32, vec> -> !pto.tile<64x64xf32, vec>
+    %o = pto.store %t, %out[0, 0] : !pto.tile<64x64xf32, vec>, !pto.tensor<64x64xf32>
+    func.return %o : !pto.tensor<64x64xf32>
+  }
+
+  // LEFT_RIGHT set_validshape: the column size is clamped (100 of 128: lane 0 gets 64, lane 1 gets 36).
+  // CHECK-LABEL: func.func @set_validshape_left_right
+  // CHECK:       %c100 = arith.constant 100 : index
+  // CHECK:       %[[V:.*]] = arith.minsi %{{.*}}, %c64 : index
+  // CHECK:       %v = pto.set_validshape %s valid [5, %[[V]]] : !pto.tile<16x64xf32, vec> -> !pto.tile<16x64xf32, vec, valid = [5, ?]>
+  func.func @set_validshape_left_right(%qk: !pto.tile<16x128xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %s = pto.move %qk : !pto.tile<16x128xf32, acc> -> !pto.tile<16x128xf32, vec>
+    %v = pto.set_validshape %s valid [5, 100] : !pto.tile<16x128xf32, vec> -> !pto.tile<16x128xf32, vec, valid = [5, 100]>
+    func.return
+  }
 }

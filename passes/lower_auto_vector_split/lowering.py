@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import scf
+from xdsl.dialects import func, scf
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -170,6 +170,16 @@ class SplitLowering:
                 "into scf.for, scf.if and scf.while",
                 op=op,
             )
+        if isinstance(op, func.ReturnOp):
+            for v in op.operands:
+                if v in self.tracked:
+                    raise PtoError(
+                        f"{PASS}: this function returns the per-lane tile '{_name(v)}' ({v.type}), but its result "
+                        "type is the full-width tile; return tensors (store the per-lane tile into an output "
+                        "tensor at its lane offset) instead of tiles from a split function",
+                        op=op,
+                    )
+            return
         rewriter = PatternRewriter(op)
         if is_boundary_move(op):
             for p in self.boundary_patterns:
