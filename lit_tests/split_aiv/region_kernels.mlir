@@ -74,11 +74,11 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [8, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [8, 128]>
     %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
-      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [8, 128]> -> !pto.tile<8x128xf32, vec>
-      %e = pto.exp %h : !pto.tile<8x128xf32, vec>
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [8, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
+      %e = pto.exp %h : !pto.tile<8x128xf32, vec, valid = [?, 128]>
       %c8 = arith.constant 8 : index
       %row = arith.muli %aiv_id, %c8 : index
-      %o2 = pto.store %e, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      %o2 = pto.store %e, %o[%row, 0] : !pto.tile<8x128xf32, vec, valid = [?, 128]>, !pto.tensor<16x128xf32>
       pto.yield %o2 : !pto.tensor<16x128xf32>
     }
     func.return %r : !pto.tensor<16x128xf32>

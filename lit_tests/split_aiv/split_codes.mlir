@@ -4,7 +4,9 @@
 // The split-code table, end to end from explicit-boundary region kernels: ExpandMixedKernel folds each
 // pto.aiv_shard into a tpush_to_aiv / tpop_from_aic pair carrying the pto-isa split *code* derived from the
 // lanes' valid extents (1/2 even, 3/4 odd; lane 1 empty or a dynamic extent count as even), and the
-// lane_stride when the shard has one.  The codes do not depend on the backend; the a5 V->C fractal adapter does.
+// lane_stride when the shard has one.  The per-lane types state each lane's valid extent (`?` when the lanes
+// differ), so every kernel also runs in the interpreter (execution.mlir).  The codes do not depend on the
+// backend; the a5 V->C fractal adapter does.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // 128 of 128 rows: even halves -> code 1 (up_down); the slot holds the full 128x128 f32 tile.
   // CHECK-LABEL: func.func @even_128_aic(
@@ -43,11 +45,11 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
     %acc = pto.matmul %a_l, %b_r : !pto.tile<128x64xbf16, left, valid = [127, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<128x128xf32, acc, valid = [127, 128]>
     %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<128x128xf32>) {
-      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<128x128xf32, acc, valid = [127, 128]> -> !pto.tile<64x128xf32, vec>
-      %e = pto.exp %h : !pto.tile<64x128xf32, vec>
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<128x128xf32, acc, valid = [127, 128]> -> !pto.tile<64x128xf32, vec, valid = [?, 128]>
+      %e = pto.exp %h : !pto.tile<64x128xf32, vec, valid = [?, 128]>
       %step = arith.constant 64 : index
       %lo = arith.muli %aiv_id, %step : index
-      %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<64x128xf32, vec>, !pto.tensor<128x128xf32>
+      %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<64x128xf32, vec, valid = [?, 128]>, !pto.tensor<128x128xf32>
       pto.yield %o2 : !pto.tensor<128x128xf32>
     }
     func.return %r : !pto.tensor<128x128xf32>
@@ -66,11 +68,11 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %b_r = pto.move %b_mat : !pto.tile<64x15xbf16, mat> -> !pto.tile<64x15xbf16, right>
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x15xbf16, right> -> !pto.tile<16x15xf32, acc>
     %r = pto.split_aiv_scope left_right (%aiv_id) -> (!pto.tensor<16x15xf32>) {
-      %h = pto.aiv_shard %acc {split = 2 : i64} : !pto.tile<16x15xf32, acc> -> !pto.tile<16x8xf32, vec>
-      %e = pto.exp %h : !pto.tile<16x8xf32, vec>
+      %h = pto.aiv_shard %acc {split = 2 : i64} : !pto.tile<16x15xf32, acc> -> !pto.tile<16x8xf32, vec, valid = [16, ?]>
+      %e = pto.exp %h : !pto.tile<16x8xf32, vec, valid = [16, ?]>
       %step = arith.constant 8 : index
       %lo = arith.muli %aiv_id, %step : index
-      %o2 = pto.store %e, %o[0, %lo] : !pto.tile<16x8xf32, vec>, !pto.tensor<16x15xf32>
+      %o2 = pto.store %e, %o[0, %lo] : !pto.tile<16x8xf32, vec, valid = [16, ?]>, !pto.tensor<16x15xf32>
       pto.yield %o2 : !pto.tensor<16x15xf32>
     }
     func.return %r : !pto.tensor<16x15xf32>
@@ -89,11 +91,11 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [13, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [13, 128]>
     %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
-      %h = pto.aiv_shard %acc {split = 1 : i64, lane_stride = 7 : i64} : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<8x128xf32, vec>
-      %e = pto.exp %h : !pto.tile<8x128xf32, vec>
+      %h = pto.aiv_shard %acc {split = 1 : i64, lane_stride = 7 : i64} : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
+      %e = pto.exp %h : !pto.tile<8x128xf32, vec, valid = [?, 128]>
       %step = arith.constant 7 : index
       %lo = arith.muli %aiv_id, %step : index
-      %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<8x128xf32, vec, valid = [?, 128]>, !pto.tensor<16x128xf32>
       pto.yield %o2 : !pto.tensor<16x128xf32>
     }
     func.return %r : !pto.tensor<16x128xf32>
@@ -112,11 +114,11 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [12, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [12, 128]>
     %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
-      %h = pto.aiv_shard %acc {split = 1 : i64, lane_stride = 6 : i64} : !pto.tile<16x128xf32, acc, valid = [12, 128]> -> !pto.tile<8x128xf32, vec>
-      %e = pto.exp %h : !pto.tile<8x128xf32, vec>
+      %h = pto.aiv_shard %acc {split = 1 : i64, lane_stride = 6 : i64} : !pto.tile<16x128xf32, acc, valid = [12, 128]> -> !pto.tile<8x128xf32, vec, valid = [6, 128]>
+      %e = pto.exp %h : !pto.tile<8x128xf32, vec, valid = [6, 128]>
       %step = arith.constant 6 : index
       %lo = arith.muli %aiv_id, %step : index
-      %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<8x128xf32, vec, valid = [6, 128]>, !pto.tensor<16x128xf32>
       pto.yield %o2 : !pto.tensor<16x128xf32>
     }
     func.return %r : !pto.tensor<16x128xf32>
@@ -136,11 +138,11 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [8, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [8, 128]>
     %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
-      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [8, 128]> -> !pto.tile<8x128xf32, vec>
-      %e = pto.exp %h : !pto.tile<8x128xf32, vec>
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [8, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
+      %e = pto.exp %h : !pto.tile<8x128xf32, vec, valid = [?, 128]>
       %step = arith.constant 8 : index
       %lo = arith.muli %aiv_id, %step : index
-      %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<8x128xf32, vec, valid = [?, 128]>, !pto.tensor<16x128xf32>
       pto.yield %o2 : !pto.tensor<16x128xf32>
     }
     func.return %r : !pto.tensor<16x128xf32>
