@@ -494,3 +494,30 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %r : !pto.tensor<16x64xf32>
   }
 }
+
+// -----
+
+// E-CARRY through scf.while: the ragged per-lane value enters the loop as its carried initial value.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @carry_while(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}, %go: i1) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat, valid = [15, 64]>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat, valid = [15, 64]> -> !pto.tile<16x64xbf16, left, valid = [15, 64]>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [15, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [15, 128]>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [15, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
+      // expected-error@+1 {{pl.split_aiv: carrying a per-lane cross-core value across a scf.while boundary is not supported: %h}}
+      %w = scf.while (%t = %h) : (!pto.tile<8x128xf32, vec, valid = [?, 128]>) -> !pto.tile<8x128xf32, vec, valid = [?, 128]> {
+        scf.condition(%go) %t : !pto.tile<8x128xf32, vec, valid = [?, 128]>
+      } do {
+      ^bb0(%t2: !pto.tile<8x128xf32, vec, valid = [?, 128]>):
+        %e = pto.exp %t2 : !pto.tile<8x128xf32, vec, valid = [?, 128]>
+        scf.yield %e : !pto.tile<8x128xf32, vec, valid = [?, 128]>
+      }
+      pto.yield %o : !pto.tensor<16x128xf32>
+    }
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}

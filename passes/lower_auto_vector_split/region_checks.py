@@ -273,6 +273,17 @@ def check_mixed_explicit_region(scope: SplitAivScopeOp) -> None:
                 for init, arg, res in zip(op.iter_args, op.body.block.args[1:], op.results):
                     if init in half:
                         half.update((arg, res))
+            if isinstance(op, scf.WhileOp):
+                before, after = op.before_region.block, op.after_region.block
+                half.update(arg for init, arg in zip(op.arguments, before.args) if init in half)
+                walk(before)
+                cond = before.last_op
+                if isinstance(cond, scf.ConditionOp):
+                    for v, arg, res in zip(cond.args, after.args, op.results):
+                        if v in half:
+                            half.update((arg, res))
+                walk(after)
+                continue
             if op.regions:
                 for region in op.regions:
                     for b in region.blocks:

@@ -141,7 +141,7 @@ class _Localizer:
                 self._store(op)
             elif isinstance(op, (scf.ForOp, scf.WhileOp)):
                 self._loop(op)
-            elif isinstance(op, scf.YieldOp) or isinstance(op, YieldOp):
+            elif isinstance(op, (scf.YieldOp, scf.ConditionOp, YieldOp)):
                 self._leaving(op)
             elif op.regions:
                 for region in op.regions:
