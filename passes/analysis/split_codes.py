@@ -53,7 +53,10 @@ def _ranges(values: list[int]) -> str:
         j = i
         while j + 1 < len(values) and values[j + 1] == values[j] + 1:
             j += 1
-        parts.append(str(values[i]) if i == j else (f"{values[i]}..{values[j]}" if j > i + 1 else f"{values[i]}, {values[j]}"))
+        if j > i + 1:
+            parts.append(f"{values[i]}..{values[j]}")
+        else:
+            parts.extend(str(v) for v in values[i : j + 1])
         i = j + 1
     if len(parts) <= 1:
         return "".join(parts)

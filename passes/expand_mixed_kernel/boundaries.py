@@ -81,19 +81,19 @@ class _BoundaryPattern:
         for n in new_ops:
             with_loc(n, op)
             self.body.orig_of.pop(n, None)
-        rewriter.insert_op(new_ops, InsertPoint.before(op))
+        rewriter.insert(new_ops, InsertPoint.before(op))
 
     def _replace_result(self, rewriter: PatternRewriter, op: Operation, new: SSAValue) -> None:
         old = op.results[0]
         rewriter.replace_all_uses_with(old, new)
         self.body.remap(old, new)
         self.body.orig_of.pop(op, None)
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
     def _leave_undefined(self, rewriter: PatternRewriter, op: Operation) -> None:
         """Producer side: the boundary result does not exist here."""
         ph = self.body.make_undefined(op, [None])
-        rewriter.insert_op(ph, InsertPoint.before(op))
+        rewriter.insert(ph, InsertPoint.before(op))
         self._replace_result(rewriter, op, ph.results[0])
 
     def _remap_source(self, src: SSAValue, pop: Operation) -> None:

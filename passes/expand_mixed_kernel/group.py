@@ -111,5 +111,5 @@ class RewriteGroupCaller(RewritePattern):
         aiv_call.attributes.update(op.attributes)
         for new, old in zip(aiv_call.results, op.results):
             new.name_hint = old.name_hint
-        rewriter.insert_op(aic_call, InsertPoint.before(op))
-        rewriter.replace_op(op, aiv_call)
+        rewriter.insert(aic_call, InsertPoint.before(op))
+        rewriter.replace(op, aiv_call)

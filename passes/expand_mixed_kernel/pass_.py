@@ -172,7 +172,7 @@ class ExpandMixedIncoreKernel(RewritePattern):
         syncs = collect_gm_syncs(op, affinity)
         aic = build_side(op, "aic", target, affinity, aic_name)
         aiv = build_side(op, "aiv", target, affinity, aiv_name)
-        rewriter.insert_op([aic.func, aiv.func], InsertPoint.before(op))
+        rewriter.insert([aic.func, aiv.func], InsertPoint.before(op))
         emit_gm_syncs(syncs, aic.op_map(), aiv.op_map())
         finalize_tfrees(aic.func, "aic")
         finalize_tfrees(aiv.func, "aiv")
@@ -182,8 +182,8 @@ class ExpandMixedIncoreKernel(RewritePattern):
         if plan.has_group_caller:
             self.state.expanded[name] = (aic_name, aiv_name)
         if plan.create_group:
-            rewriter.insert_op(build_group(op, aic_name, aiv_name), InsertPoint.before(op))
-        rewriter.erase_op(op)
+            rewriter.insert(build_group(op, aic_name, aiv_name), InsertPoint.before(op))
+        rewriter.erase(op)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -194,11 +194,19 @@ class ExpandMixedIncoreKernel(RewritePattern):
 def plan_callers(module: ModuleOp) -> dict[str, CallerPlan]:
     funcs = [f for f in module.body.block.ops if isinstance(f, func.FuncOp)]
     plans: dict[str, CallerPlan] = {}
+    # name -> its top-level callers, in module order (as `top_level_callers` gives them), built in one scan:
+    # asking `top_level_callers` per kernel rescans every function, quadratic in the number of kernels.
+    callers_of: dict[str, list[func.FuncOp]] = {}
+    for g in funcs:
+        if g.body.blocks:
+            calls = [op for op in g.body.block.ops if isinstance(op, func.CallOp)]
+            for name in dict.fromkeys(op.callee.root_reference.data for op in calls):
+                callers_of.setdefault(name, []).append(g)
     for f in funcs:
         if kind_of(f) != "incore":
             continue
         plan = CallerPlan()
-        for caller in top_level_callers(funcs, f.sym_name.data):
+        for caller in callers_of.get(f.sym_name.data, ()):
             if kind_of(caller) == "group":
                 plan.has_group_caller = True
             else:
