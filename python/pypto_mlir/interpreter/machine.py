@@ -192,8 +192,8 @@ class Machine:
             return (yield from self.run_group(f, args, ctx))
         if kind in ("aic", "aiv") and ctx.group is None:
             # A kernel launched by itself: a Group of one member.
-            return self.run_members([(f, args, at)], f"@{name}", at)
-        if kind == "incore" and has_unit(f, "pto.split_aiv") and ctx.lane is None:
+            return self.run_members([(f, args, at)], f"@{name}", at)[0]
+        if kind == "incore" and has_unit(f, "pto.split_aiv") and ctx.lane is None and not _has_regions(f):
             return self.run_split_incore(f, args, at)
         return (yield from self.exec_func(f, args, ctx))
 
@@ -862,6 +862,11 @@ _PENDING = _Pending()
 
 def _is_pending(v: Any) -> bool:
     return v is _PENDING
+
+
+def _has_regions(f: func.FuncOp) -> bool:
+    """Whether `f` still holds `split_aiv_scope` regions (then only the regions run per lane)."""
+    return any(isinstance(o, P.SplitAivScopeOp) for o in f.walk())
 
 
 def _is_buffer(v: Any) -> bool:
