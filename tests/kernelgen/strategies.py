@@ -1,0 +1,323 @@
+"""Hypothesis strategies that build valid mixed `pto` kernels (MLIR text with an orchestration `@main`).
+
+A kernel is a chain of stages, each drawn at random:
+
+* a *cube source*: a matmul of bf16 operands loaded into `mat` and moved to `left`/`right`, optionally chained
+  with `matmul_acc`, optionally inside a K-loop that carries the `acc` tile, optionally with a ragged (partially
+  valid) row extent; or a *vector prep* feeding the cube (V->C: load f32 into `vec`, scale, cast to bf16, move to
+  `left`), possibly both directions in one kernel;
+* the C->V boundary (`move acc -> vec`), placed before or inside an `scf.if`, or a K-loop that accumulates the
+  moved partial products in a loop-carried `vec` tile (`iter_args`);
+* a vector tail: elementwise, scalar, unary ops, reductions with broadcasts (row ops for up_down, column ops for
+  left_right), an extra vector operand loaded from GM;
+* a store of the result (from `vec`, or straight from `acc`).
+
+Extents are drawn from small even, odd and ragged sizes; the split mode from none/up_down/left_right; the target
+from a2a3/a5.  Every generated module parses and verifies (the property test checks that first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+BF, F32 = "bf16", "f32"
+
+
+def tile(shape, dt, space, valid=None) -> str:
+    s = f"!pto.tile<{shape[0]}x{shape[1]}x{dt}, {space}"
+    if valid is not None and list(valid) != list(shape):
+        s += ", valid = [" + ", ".join(str(v) for v in valid) + "]"
+    return s + ">"
+
+
+def tensor(shape, dt) -> str:
+    return f"!pto.tensor<{shape[0]}x{shape[1]}x{dt}>"
+
+
+@dataclass
+class Builder:
+    split: str
+    lines: list[str] = field(default_factory=list)
+    params: list[tuple[str, str, bool]] = field(default_factory=list)  # name, type, is_out
+    n: int = 0
+    indent: int = 2
+
+    def fresh(self, base: str = "t") -> str:
+        self.n += 1
+        return f"%{base}{self.n}"
+
+    def emit(self, line: str) -> None:
+        self.lines.append("  " * self.indent + line)
+
+    def param(self, base: str, ty: str, out: bool = False) -> str:
+        name = f"%{base}{len(self.params)}"
+        self.params.append((name, ty, out))
+        return name
+
+    def const_index(self, v: int) -> str:
+        c = self.fresh("c")
+        self.emit(f"{c} = arith.constant {v} : index")
+        return c
+
+    def const_f32(self, v: float) -> str:
+        c = self.fresh("f")
+        self.emit(f"{c} = arith.constant {v!r} : f32")
+        return c
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Stages
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def load_operand(b: Builder, tens: str, tshape, off, shape, dt, space, valid=None) -> tuple[str, str]:
+    t = tile(shape, dt, space, valid)
+    v = b.fresh("ld")
+    offs = ", ".join(str(o) for o in off)
+    vpart = f" valid [{valid[0]}, {valid[1]}]" if valid is not None and list(valid) != list(shape) else ""
+    b.emit(f"{v} = pto.load {tens}[{offs}]{vpart} : {tensor(tshape, dt)} -> {t}")
+    return v, t
+
+
+def move(b: Builder, src: str, src_t: str, dst_t: str) -> str:
+    v = b.fresh("mv")
+    b.emit(f"{v} = pto.move {src} : {src_t} -> {dst_t}")
+    return v
+
+
+def cube_operands(b: Builder, a: str, bm: str, ashape, bshape, m, k, n, koff, valid_m, left_from_vec=None):
+    """Load one K-slice of A (or take a vec-prepared left operand) and of B; returns (left, right) names."""
+    lv = [valid_m, k] if valid_m != m else None
+    if left_from_vec is not None:
+        left = left_from_vec
+    else:
+        am, at = load_operand(b, a, ashape, [0, koff], [m, k], BF, "mat", lv)
+        left = move(b, am, at, tile([m, k], BF, "left", lv))
+    bm_, bt = load_operand(b, bm, bshape, [koff, 0], [k, n], BF, "mat")
+    right = move(b, bm_, bt, tile([k, n], BF, "right"))
+    return left, right
+
+
+@st.composite
+def vector_tail(draw, b: Builder, v: str, shape, valid) -> str:
+    """A few vector ops on `v` (an f32 vec tile of `shape`); returns the final value."""
+    t = tile(shape, F32, "vec", valid)
+    n_ops = draw(st.integers(0, 4))
+    for _ in range(n_ops):
+        kind = draw(st.sampled_from(["unary", "scalar", "binary_self", "binary_load", "reduce"]))
+        r = b.fresh("v")
+        if kind == "unary":
+            op = draw(st.sampled_from(["relu", "abs", "neg", "exp"]))
+            if op == "exp":
+                c = b.const_f32(0.0625)
+                s = b.fresh("v")
+                b.emit(f"{s} = pto.muls {v}, {c} : {t}, f32")
+                v = s
+            b.emit(f"{r} = pto.{op} {v} : {t}")
+        elif kind == "scalar":
+            op = draw(st.sampled_from(["adds", "muls", "maxs", "mins", "subs"]))
+            c = b.const_f32(draw(st.sampled_from([0.5, -0.25, 2.0, 0.125])))
+            b.emit(f"{r} = pto.{op} {v}, {c} : {t}, f32")
+        elif kind == "binary_self":
+            op = draw(st.sampled_from(["add", "mul", "max", "sub"]))
+            b.emit(f"{r} = pto.{op} {v}, {v} : {t}")
+        elif kind == "binary_load":
+            op = draw(st.sampled_from(["add", "mul", "min"]))
+            c = b.param("in", tensor(shape, F32))
+            w, wt = load_operand(b, c, shape, [0, 0], shape, F32, "vec", valid)
+            b.emit(f"{r} = pto.{op} {v}, {w} : {t}")
+        else:
+            # Row ops reduce dim 1 (fine under up_down), column ops dim 0 (fine under left_right).
+            axis = "row" if b.split != "left_right" else "col"
+            if b.split == "none":
+                axis = draw(st.sampled_from(["row", "col"]))
+            red = draw(st.sampled_from(["sum", "max", "min"]))
+            rshape = [shape[0], 1] if axis == "row" else [1, shape[1]]
+            rvalid = [valid[0], 1] if axis == "row" else [1, valid[1]]
+            rt = tile(rshape, F32, "vec", rvalid)
+            m = b.fresh("red")
+            b.emit(f"{m} = pto.{axis}_{red} {v} : {t} -> {rt}")
+            op = draw(st.sampled_from(["sub", "add", "mul"]))
+            b.emit(f"{r} = pto.{axis}_expand_{op} {v}, {m} : {t}, {rt}")
+        v = r
+    return v
+
+
+@st.composite
+def kernels(draw, max_ops: int = 4) -> str:
+    target = draw(st.sampled_from(["a2a3", "a5"]))
+    split = draw(st.sampled_from(["none", "up_down", "left_right"]))
+    b = Builder(split)
+    m = draw(st.sampled_from([8, 15, 16, 17, 32]))
+    k = draw(st.sampled_from([16, 32]))
+    n = draw(st.sampled_from([16, 31, 32]))
+    shape_out = [m, n]
+    ragged = draw(st.booleans()) and m > 8
+    valid_m = draw(st.integers(max(1, m // 2), m - 1)) if ragged else m
+    iters = draw(st.sampled_from([1, 1, 2, 3]))
+    ktot = k * iters
+    mode = draw(st.sampled_from(["c2v", "c2v", "v2c", "both"]))
+    loop_kind = draw(st.sampled_from(["none", "vec_carry", "acc_carry"])) if iters > 1 else "none"
+    place = draw(st.sampled_from(["plain", "if"]))
+    store_acc = draw(st.booleans()) and mode == "v2c"
+
+    a = b.param("a", tensor([m, ktot], BF)) if mode != "v2c" else None
+    x = b.param("x", tensor([m, ktot], F32)) if mode != "c2v" else None
+    bw = b.param("w", tensor([ktot, n], BF))
+    out = b.param("out", tensor(shape_out, F32), out=True)
+    valid = [valid_m, n]
+    acc_t = tile([m, n], F32, "acc", valid)
+    vec_t = tile([m, n], F32, "vec", valid)
+
+    def left_of(koff) -> str | None:
+        """The V->C prep of the left operand for one K-slice (None when the cube loads it itself)."""
+        if x is None:
+            return None
+        lv = [valid_m, k] if valid_m != m else None
+        xv, xt = load_operand(b, x, [m, ktot], [0, koff], [m, k], F32, "vec", lv)
+        c = b.const_f32(draw(st.sampled_from([0.5, 0.125, 1.0])))
+        s = b.fresh("v")
+        b.emit(f"{s} = pto.muls {xv}, {c} : {xt}, f32")
+        h = b.fresh("v")
+        ht = tile([m, k], BF, "vec", lv)
+        b.emit(f"{h} = pto.cast {s} : {xt} -> {ht}")
+        return move(b, h, ht, tile([m, k], BF, "left", lv))
+
+    def matmul(left, right, acc=None) -> str:
+        r = b.fresh("mm")
+        lt = tile([m, k], BF, "left", [valid_m, k] if valid_m != m else None)
+        rt = tile([k, n], BF, "right")
+        if acc is None:
+            b.emit(f"{r} = pto.matmul {left}, {right} : {lt}, {rt} -> {acc_t}")
+        else:
+            b.emit(f"{r} = pto.matmul_acc {acc}, {left}, {right} : {acc_t}, {lt}, {rt} -> {acc_t}")
+        return r
+
+    def slice_product(koff, acc=None) -> str:
+        l_vec = left_of(koff) if mode in ("v2c", "both") and draw(st.booleans()) or mode == "v2c" else None
+        if l_vec is None and a is None:
+            l_vec = left_of(koff)
+        left, right = cube_operands(b, a, bw, [m, ktot], [ktot, n], m, k, n, koff, valid_m, l_vec)
+        return matmul(left, right, acc)
+
+    def c2v(accv: str) -> str:
+        return move(b, accv, acc_t, vec_t)
+
+    if loop_kind == "vec_carry":
+        zero = b.const_f32(0.0)
+        init = b.fresh("v")
+        b.emit(f"{init} = pto.full {zero} : f32 -> {vec_t}")
+        c0, cs, ck = b.const_index(0), b.const_index(ktot), b.const_index(k)
+        res, kk, s = b.fresh("acc"), b.fresh("kk"), b.fresh("s")
+        b.emit(f"{res} = scf.for {kk} = {c0} to {cs} step {ck} iter_args({s} = {init}) -> ({vec_t}) {{")
+        b.indent += 1
+        # inside the loop the K offset is dynamic: use kk for the cube loads
+        part = _dyn_slice(b, a, x, bw, m, k, n, ktot, kk, valid_m, acc_t, mode, draw)
+        pv = c2v(part)
+        nx = b.fresh("v")
+        b.emit(f"{nx} = pto.add {s}, {pv} : {vec_t}")
+        b.emit(f"scf.yield {nx} : {vec_t}")
+        b.indent -= 1
+        b.emit("}")
+        v = res
+        accv = None
+    elif loop_kind == "acc_carry":
+        first = slice_product(0)
+        c0, cs, ck = b.const_index(k), b.const_index(ktot), b.const_index(k)
+        res, kk, s = b.fresh("acc"), b.fresh("kk"), b.fresh("s")
+        b.emit(f"{res} = scf.for {kk} = {c0} to {cs} step {ck} iter_args({s} = {first}) -> ({acc_t}) {{")
+        b.indent += 1
+        nx = _dyn_slice(b, a, x, bw, m, k, n, ktot, kk, valid_m, acc_t, mode, draw, acc=s)
+        b.emit(f"scf.yield {nx} : {acc_t}")
+        b.indent -= 1
+        b.emit("}")
+        accv, v = res, None
+    else:
+        accv = slice_product(0)
+        for i in range(1, iters):
+            accv = slice_product(i * k, accv)
+        v = None
+
+    if store_acc and accv is not None:
+        o = b.fresh("o")
+        b.emit(f"{o} = pto.store {accv}, {out}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
+        return _module(b, target, split, o, shape_out)
+
+    if place == "if":
+        ci, cj = b.const_index(draw(st.integers(0, 2))), b.const_index(1)
+        cond = b.fresh("cond")
+        b.emit(f"{cond} = arith.cmpi {draw(st.sampled_from(['slt', 'eq', 'sge']))}, {ci}, {cj} : index")
+        r = b.fresh("ifr")
+        b.emit(f"{r} = scf.if {cond} -> ({vec_t}) {{")
+        b.indent += 1
+        w = v if v is not None else c2v(accv)
+        w = draw(vector_tail(b, w, [m, n], valid))
+        b.emit(f"scf.yield {w} : {vec_t}")
+        b.indent -= 1
+        b.emit("} else {")
+        b.indent += 1
+        w = v if v is not None else c2v(accv)
+        w = draw(vector_tail(b, w, [m, n], valid))
+        b.emit(f"scf.yield {w} : {vec_t}")
+        b.indent -= 1
+        b.emit("}")
+        v = r
+    else:
+        if v is None:
+            v = c2v(accv)
+    v = draw(vector_tail(b, v, [m, n], valid))
+    o = b.fresh("o")
+    b.emit(f"{o} = pto.store {v}, {out}[0, 0] : {vec_t}, {tensor(shape_out, F32)}")
+    return _module(b, target, split, o, shape_out)
+
+
+def _dyn_slice(b, a, x, bw, m, k, n, ktot, kk, valid_m, acc_t, mode, draw, acc=None) -> str:
+    lv = [valid_m, k] if valid_m != m else None
+    if mode in ("v2c", "both") and (a is None or draw(st.booleans())):
+        xv, xt = load_operand(b, x, [m, ktot], [0, kk], [m, k], F32, "vec", lv)
+        h = b.fresh("v")
+        ht = tile([m, k], BF, "vec", lv)
+        b.emit(f"{h} = pto.cast {xv} : {xt} -> {ht}")
+        left = move(b, h, ht, tile([m, k], BF, "left", lv))
+    else:
+        am, at = load_operand(b, a, [m, ktot], [0, kk], [m, k], BF, "mat", lv)
+        left = move(b, am, at, tile([m, k], BF, "left", lv))
+    bm_, bt = load_operand(b, bw, [ktot, n], [kk, 0], [k, n], BF, "mat")
+    right = move(b, bm_, bt, tile([k, n], BF, "right"))
+    r = b.fresh("mm")
+    lt = tile([m, k], BF, "left", lv)
+    rt = tile([k, n], BF, "right")
+    if acc is None:
+        b.emit(f"{r} = pto.matmul {left}, {right} : {lt}, {rt} -> {acc_t}")
+    else:
+        b.emit(f"{r} = pto.matmul_acc {acc}, {left}, {right} : {acc_t}, {lt}, {rt} -> {acc_t}")
+    return r
+
+
+def _module(b: Builder, target: str, split: str, result: str, shape_out) -> str:
+    sig = ", ".join(f"{nm}: {ty}" + (" {pto.out}" if out else "") for nm, ty, out in b.params)
+    attrs = "pto.kind = #pto.kind<incore>"
+    if split != "none":
+        attrs += f", pto.split = #pto.split<{split}>"
+    ot = tensor(shape_out, F32)
+    body = "\n".join(b.lines)
+    main_params = [(nm, ty) for nm, ty, out in b.params if not out]
+    msig = ", ".join(f"{nm}: {ty}" for nm, ty in main_params)
+    out_name = next(nm for nm, _, out in b.params if out)
+    call_args = ", ".join(nm for nm, _, _ in b.params)
+    call_types = ", ".join(ty for _, ty, _ in b.params)
+    return f"""builtin.module attributes {{pto.target = #pto.target<{target}>}} {{
+  func.func @gen_incore_0({sig}) -> {ot}
+      attributes {{{attrs}}} {{
+{body}
+    func.return {result} : {ot}
+  }}
+  func.func @main({msig}) -> {ot} attributes {{pto.kind = #pto.kind<orchestration>}} {{
+    {out_name} = pto.create_tensor : {ot}
+    %r = func.call @gen_incore_0({call_args}) : ({call_types}) -> {ot}
+    func.return %r : {ot}
+  }}
+}}
+"""
