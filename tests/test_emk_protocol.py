@@ -685,3 +685,14 @@ def test_gm_sync_store_in_loop_load_after_not_fenced() -> None:
     m = module(text)
     orig = funcs(m)["f"]
     assert collect_gm_syncs(orig, AffinityAnalysis(orig)) == []
+
+
+def test_setup_names_of_a_quoted_kernel_name_are_valid_ssa_names() -> None:
+    text = C2V_PAIR.replace("@f_aic", '@"my f_aic"').replace("@f_aiv", '@"my f_aiv"')
+    m = module(text)
+    fs = funcs(m)
+    build_pipe_setup(fs["my f_aic"], fs["my f_aiv"], "my f", fs["my f_aic"], "a2a3")
+    out = print_module(m)
+    assert '%my_f_c2v_slot_buffer_import = pto.import_peer_buffer {name = "my f_c2v_slot_buffer", peer_func = @"my f_aiv"}' in out
+    assert "%my_f_c2v_slot_buffer = pto.reserve_buffer" in out
+    assert print_module(parse_module(out)) == out

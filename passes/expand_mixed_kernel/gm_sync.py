@@ -28,6 +28,7 @@ from pypto_mlir.dialects.pto_types import TileType
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..common import with_loc
+from .pipe_metadata import set_name_hint
 
 
 @dataclass
@@ -112,5 +113,5 @@ def emit_gm_syncs(syncs: list[GmSync], aic_map: dict[Operation, Operation], aiv_
         st.parent_block().insert_op_after(push, st)  # type: ignore[union-attr]
         token_type = TileType.get(stored.get_shape(), stored.element_type, "vec")
         pop = with_loc(TPopFromAicOp(token_type, split=0), at)
-        pop.result.name_hint = f"{sync.origin_name}_gm_sync" if sync.origin_name else "gm_sync"
+        set_name_hint(pop.result, f"{sync.origin_name}_gm_sync" if sync.origin_name else "gm_sync")
         at.parent_block().insert_op_before(pop, at)  # type: ignore[union-attr]

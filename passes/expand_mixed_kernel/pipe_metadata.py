@@ -6,6 +6,7 @@ which side an op belongs to, which pipe direction a transfer op uses, its tile s
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, scf
@@ -159,3 +160,11 @@ def uses_any(op: Operation, values: set[SSAValue]) -> bool:
 def yielded(block: Block) -> list[SSAValue]:
     term = block.last_op
     return list(term.operands) if isinstance(term, scf.YieldOp) else []
+
+
+def set_name_hint(value: SSAValue, name: str) -> None:
+    """Give `value` the name hint `name`, made a valid SSA name (a quoted symbol may hold any character)."""
+    clean = re.sub(r"[^\w$.-]", "_", name)
+    if not clean or clean[0].isdigit():
+        clean = "_" + clean
+    value.name_hint = clean

@@ -34,7 +34,7 @@ from pypto_mlir.dialects.pto_ops import (
 )
 
 from ..common import split_mode, with_loc
-from .pipe_metadata import AUTO_BASE, DEFAULT_SLOT_NUM, collect_pipe_metadata
+from .pipe_metadata import AUTO_BASE, DEFAULT_SLOT_NUM, collect_pipe_metadata, set_name_hint
 from .tfree import check_local_depth
 
 
@@ -97,12 +97,12 @@ def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: fu
 
     def reserve(buf: str) -> Operation:
         op = ReserveBufferOp(buf, size, AUTO_BASE)
-        op.results[0].name_hint = buf
+        set_name_hint(op.results[0], buf)
         return op
 
     def import_(buf: str, peer: str) -> Operation:
         op = ImportPeerBufferOp(buf, peer)
-        op.results[0].name_hint = f"{buf}_import"
+        set_name_hint(op.results[0], f"{buf}_import")
         return op
 
     def prefix(init_cls: type, c2v_op: Operation | None, v2c_op: Operation | None, lead: list[Operation]) -> list[Operation]:
