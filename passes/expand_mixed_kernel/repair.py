@@ -269,6 +269,14 @@ def check_no_undefined(body: SideBody) -> None:
         name = f"%{v.name_hint}" if v.name_hint else "a value"
         other = "AIV (vector)" if body.side == "aic" else "AIC (cube)"
         here = "AIC (cube)" if body.side == "aic" else "AIV (vector)"
+        if isinstance(v.type, TensorType):
+            raise PtoError(
+                f"ExpandMixedKernel: the GM tensor {name} is written only on the {other} side of kernel "
+                f"'@{body.original.sym_name.data}' but read here on the {here} side, and it is not the buffer of "
+                f"an output parameter the split kernels could share; write into a parameter marked {{pto.out}} or "
+                f"{{pto.inout}} (or pass the tile across the cores with an explicit pto.move)",
+                op=user,
+            )
         raise PtoError(
             f"ExpandMixedKernel: {name} is computed only on the {other} side of kernel "
             f"'@{body.original.sym_name.data}' but read here on the {here} side; pass it across the cores with "
