@@ -1,10 +1,13 @@
 // RUN: pypto-opt %s --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A2A3
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A5
+// RUN: pypto-opt %s --expand-mixed-kernel --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A2A3
+// RUN: pypto-opt %s --expand-mixed-kernel | pypto-opt --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A2A3
 
 // Seed example 1: an Orchestration function calls a mixed incore kernel directly.  The kernel becomes
 // @compute_incore_0_aic (cube ops + tpush of the Acc tile, no results) and @compute_incore_0_aiv (tpop typed as
 // the Vec destination + the store, original results), and a Group keeps the name @compute_incore_0, forwarding
 // every parameter and returning the written-back parameter.  The Orchestration call site does not change.
+// Running the pass again (in the same pipeline or on the printed output) changes nothing.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @compute_incore_0(%x: !pto.tensor<16x128xbf16>, %y: !pto.tensor<128x128xbf16>,
       %out_0: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
