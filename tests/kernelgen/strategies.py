@@ -101,12 +101,13 @@ def cube_operands(b: Builder, a: str, bm: str, ashape, bshape, m, k, n, koff, va
 
 
 @st.composite
-def vector_tail(draw, b: Builder, v: str, shape, valid) -> str:
+def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True) -> str:
     """A few vector ops on `v` (an f32 vec tile of `shape`); returns the final value."""
     t = tile(shape, F32, "vec", valid)
     n_ops = draw(st.integers(0, 4))
+    kinds = ["unary", "scalar", "binary_self", "reduce"] + (["binary_load"] if allow_load else [])
     for _ in range(n_ops):
-        kind = draw(st.sampled_from(["unary", "scalar", "binary_self", "binary_load", "reduce"]))
+        kind = draw(st.sampled_from(kinds))
         r = b.fresh("v")
         if kind == "unary":
             op = draw(st.sampled_from(["relu", "abs", "neg", "exp"]))
@@ -162,6 +163,12 @@ def kernels(draw, max_ops: int = 4) -> str:
     loop_kind = draw(st.sampled_from(["none", "vec_carry", "acc_carry"])) if iters > 1 else "none"
     place = draw(st.sampled_from(["plain", "if"]))
     store_acc = draw(st.booleans()) and mode == "v2c"
+    # An explicit per-lane region (pl.split_aiv): the vector tail runs inside `split_aiv_scope` on each lane's
+    # `aiv_shard` of the cube result; the function carries pto.split_aiv instead of pto.split.
+    region = draw(st.integers(0, 3)) == 0 and loop_kind != "vec_carry" and mode == "c2v"
+    if region:
+        split = draw(st.sampled_from(["up_down", "left_right"]))
+        b.split = split
 
     a = b.param("a", tensor([m, ktot], BF)) if mode != "v2c" else None
     x = b.param("x", tensor([m, ktot], F32)) if mode != "c2v" else None
@@ -240,6 +247,9 @@ def kernels(draw, max_ops: int = 4) -> str:
             accv = slice_product(i * k, accv)
         v = None
 
+    if region and accv is not None:
+        return _region_tail(draw, b, target, accv, acc_t, m, n, valid, out, shape_out)
+
     if store_acc and accv is not None:
         o = b.fresh("o")
         b.emit(f"{o} = pto.store {accv}, {out}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
@@ -273,6 +283,35 @@ def kernels(draw, max_ops: int = 4) -> str:
     return _module(b, target, split, o, shape_out)
 
 
+def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_out) -> str:
+    axis = 0 if b.split == "up_down" else 1
+    full = [m, n]
+    half = list(full)
+    half[axis] = (full[axis] + 1) // 2
+    # The lane's valid extent on the split axis is static only for an even, fully valid axis.
+    hvalid = [
+        (half[d] if full[d] % 2 == 0 and valid[d] == full[d] else "?") if d == axis else valid[d] for d in range(2)
+    ]
+    ht = tile(half, F32, "vec", hvalid)
+    ot = tensor(shape_out, F32)
+    r, lane = b.fresh("reg"), b.fresh("aiv_id")
+    b.emit(f"{r} = pto.split_aiv_scope {b.split} ({lane}) -> ({ot}) {{")
+    b.indent += 1
+    h = b.fresh("h")
+    b.emit(f"{h} = pto.aiv_shard {accv} {{split = {axis + 1} : i64}} : {acc_t} -> {ht}")
+    w = draw(vector_tail(b, h, half, hvalid, allow_load=False))
+    step = b.const_index(half[axis])
+    off = b.fresh("off")
+    b.emit(f"{off} = arith.muli {lane}, {step} : index")
+    o = b.fresh("o")
+    offs = f"{off}, 0" if axis == 0 else f"0, {off}"
+    b.emit(f"{o} = pto.store {w}, {out}[{offs}] : {ht}, {ot}")
+    b.emit(f"pto.yield {o} : {ot}")
+    b.indent -= 1
+    b.emit("}")
+    return _module(b, target, "region", r, shape_out)
+
+
 def _dyn_slice(b, a, x, bw, m, k, n, ktot, kk, valid_m, acc_t, mode, draw, acc=None) -> str:
     lv = [valid_m, k] if valid_m != m else None
     if mode in ("v2c", "both") and (a is None or draw(st.booleans())):
@@ -299,7 +338,9 @@ def _dyn_slice(b, a, x, bw, m, k, n, ktot, kk, valid_m, acc_t, mode, draw, acc=N
 def _module(b: Builder, target: str, split: str, result: str, shape_out) -> str:
     sig = ", ".join(f"{nm}: {ty}" + (" {pto.out}" if out else "") for nm, ty, out in b.params)
     attrs = "pto.kind = #pto.kind<incore>"
-    if split != "none":
+    if split == "region":
+        attrs += ", pto.split_aiv"
+    elif split != "none":
         attrs += f", pto.split = #pto.split<{split}>"
     ot = tensor(shape_out, F32)
     body = "\n".join(b.lines)
