@@ -68,6 +68,8 @@ class CallerPlan:
 class ModuleState:
     target: str
     plans: dict[str, CallerPlan]
+    symbols: set[str] = field(default_factory=set)
+    """names of the module's functions before the pass."""
     expanded: dict[str, tuple[str, str]] = field(default_factory=dict)
     """kernels with a Group caller to rewrite: name -> (aic name, aiv name)."""
 
@@ -127,9 +129,9 @@ class ConvertPureIncoreKernel(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
-        if kind_of(op) != "incore" or not op.body.blocks:
+        if kind_of(op) != "incore":
             return
-        roll = AffinityAnalysis(op).of_block(op.body.block)
+        roll = AffinityAnalysis(op).of_block(op.body.block) if op.body.blocks else Affinity.SHARED
         if roll == Affinity.MIXED:
             return
         set_kind(op, "aic" if roll == Affinity.CUBE else "aiv")
@@ -168,6 +170,13 @@ class ExpandMixedIncoreKernel(RewritePattern):
         check_transpose_hazard(op)
         name = op.sym_name.data
         aic_name, aiv_name = f"{name}_aic", f"{name}_aiv"
+        for taken in (aic_name, aiv_name):
+            if taken in self.state.symbols:
+                raise PtoError(
+                    f"{PASS_NAME}: cannot split the mixed kernel '@{name}': its halves are named '@{aic_name}' and "
+                    f"'@{aiv_name}', but '@{taken}' already exists in the module; rename that function",
+                    op=op,
+                )
         target = self.state.target
         syncs = collect_gm_syncs(op, affinity)
         aic = build_side(op, "aic", target, affinity, aic_name)
@@ -223,7 +232,8 @@ class ExpandMixedKernelPass(ModulePass):
         for f in op.body.block.ops:
             if isinstance(f, func.FuncOp) and kind_of(f) == "incore":
                 reject_unlowered_regions(f)
-        state = ModuleState(target, plan_callers(op))
+        symbols = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}
+        state = ModuleState(target, plan_callers(op), symbols)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([ExpandMixedIncoreKernel(state), ConvertPureIncoreKernel()]),
             apply_recursively=False,

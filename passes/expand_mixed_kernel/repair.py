@@ -103,6 +103,8 @@ def fixup_iter_arg_inits(body: SideBody) -> None:
     for op in list(_walk_post(body.func.body.block)):
         inits = op.iter_args if isinstance(op, scf.ForOp) else op.arguments if isinstance(op, scf.WhileOp) else ()
         for v in list(inits):
+            if isinstance(v.type, TensorType):
+                continue  # a GM buffer is remapped to its parameter (step 8), never re-written on this side
             if body.is_undefined(v) and body.can_materialize(v):
                 body.materialize(v)
 
