@@ -23,4 +23,36 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %o2 = pto.store %m, %o[0, 0] : !pto.tile<16x16xf32, mat>, !pto.tensor<16x16xf32>
     func.return %o2 : !pto.tensor<16x16xf32>
   }
+
+  // A GM tensor carry the AIC keeps (a cube store writes it in the loop) whose init is a vector store result:
+  // the init is remapped to the output parameter, never re-materialised (no vector store on the AIC).  On the
+  // AIV the carry's cube update is pruned, so it yields itself.
+  // CHECK-LABEL: func.func @carry_aic(
+  // CHECK-NOT: pto.store %v
+  // CHECK: %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%t = %o) -> (!pto.tensor<16x16xf32>) {
+  // CHECK: %t2 = pto.store %c, %t[0, 0]
+  // CHECK-NEXT: scf.yield %t2
+  // CHECK-LABEL: func.func @carry_aiv(
+  // CHECK: %o1 = pto.store %v, %o[0, 0]
+  // CHECK-NEXT: %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%t = %o1) -> (!pto.tensor<16x16xf32>) {
+  // CHECK-NEXT: scf.yield %t
+  // CHECK: func.return %r
+  func.func @carry(%x: !pto.tensor<16x16xf32>, %a: !pto.tensor<16x16xf16>, %o: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32>
+      attributes {pto.kind = #pto.kind<incore>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %v = pto.load %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec>
+    %o1 = pto.store %v, %o[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
+    %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%t = %o1) -> (!pto.tensor<16x16xf32>) {
+      %m = pto.load %a[0, 0] : !pto.tensor<16x16xf16> -> !pto.tile<16x16xf16, mat>
+      %l = pto.move %m : !pto.tile<16x16xf16, mat> -> !pto.tile<16x16xf16, left>
+      %rr = pto.move %m : !pto.tile<16x16xf16, mat> -> !pto.tile<16x16xf16, right>
+      %c = pto.matmul %l, %rr : !pto.tile<16x16xf16, left>, !pto.tile<16x16xf16, right> -> !pto.tile<16x16xf32, acc>
+      %t2 = pto.store %c, %t[0, 0] : !pto.tile<16x16xf32, acc>, !pto.tensor<16x16xf32>
+      %w = pto.exp %v : !pto.tile<16x16xf32, vec>
+      scf.yield %t2 : !pto.tensor<16x16xf32>
+    }
+    func.return %r : !pto.tensor<16x16xf32>
+  }
 }

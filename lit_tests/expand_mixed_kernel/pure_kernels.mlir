@@ -49,6 +49,10 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %b : index
   }
 
+  // A declaration (no body) is shared-only too: AIV.
+  // CHECK-LABEL: func.func private @declared(index) -> index attributes {pto.kind = #pto.kind<aiv>}
+  func.func private @declared(index) -> index attributes {pto.kind = #pto.kind<incore>}
+
   // An orchestration function is not touched; no Group, no _aic/_aiv was made for the kernels above.
   // CHECK-LABEL: func.func @main(
   // CHECK-SAME: attributes {pto.kind = #pto.kind<orchestration>}
