@@ -9,7 +9,7 @@
 
 // Unknown op.
 func.func @unknown_op(%a: !pto.tile<16x128xf32, vec>) {
-  // CHECK: driver_bad_input.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: Operation pto.frobnicate is not registered
+  // CHECK: driver_bad_input.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: unknown operation 'pto.frobnicate'; the pto ops are listed in docs/dialect.md (--allow-unregistered-dialect keeps ops of other dialects)
   %b = pto.frobnicate %a : !pto.tile<16x128xf32, vec>
   func.return
 }
@@ -85,8 +85,17 @@ func.func @malformed_type(%a: !pto.tile<16x128xf32 vec>) {
 
 // Malformed IR: a use of an undefined value.
 func.func @undefined_value() {
-  // CHECK: driver_bad_input.mlir:[[# @LINE + 1]]:20: error: use of undefined value %nope; every value must be defined (as an op result or a block argument)
+  // CHECK: driver_bad_input.mlir:[[# @LINE + 1]]:20: error: use of undefined value %nope; define it (as an op result or a block argument) before using it
   pto.tfree_to_aic %nope : !pto.tile<16x128xf32, vec>
+  func.return
+}
+
+// -----
+
+// A use of an undefined value in an op with a custom parser.
+func.func @undefined_source() {
+  // CHECK: driver_bad_input.mlir:[[# @LINE + 1]]:17: error: use of undefined value %nope; define it (as an op result or a block argument) before using it
+  %a = pto.load %nope[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
   func.return
 }
 

@@ -53,7 +53,7 @@
 // RUN: pypto-opt %S/Inputs/unregistered.mlir --allow-unregistered-dialect | filecheck %s --check-prefix=UNREG
 // UNREG: "mydialect.op"() {note = "kept"} : () -> ()
 // RUN: not pypto-opt %S/Inputs/unregistered.mlir 2>&1 | filecheck %s --check-prefix=NOUNREG
-// NOUNREG: unregistered.mlir:3:{{[0-9]+}}: error: Operation mydialect.op is not registered
+// NOUNREG: unregistered.mlir:3:{{[0-9]+}}: error: unknown operation 'mydialect.op'
 
 // --help lists every pass with its description.
 // RUN: pypto-opt --help | filecheck %s --check-prefix=HELP

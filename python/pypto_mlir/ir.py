@@ -115,12 +115,24 @@ def parse_module(text: str, name: str = "<stdin>", ctx: Context | None = None, l
         module = parser.parse_module()
     except ParseError as e:
         err = parse_error_to_pto(e, line_offset)
+        if m := re.fullmatch(r"Operation ([\w.$-]+) is not registered", err.message):
+            err = PtoError(
+                f"unknown operation '{m.group(1)}'; the pto ops are listed in docs/dialect.md "
+                "(--allow-unregistered-dialect keeps ops of other dialects)",
+                loc=err.loc,
+            )
+        elif err.message == "SSA value used before assignment":
+            err = PtoError(
+                f"use of undefined value {e.span.text}; define it (as an op result or a block argument) before "
+                "using it",
+                loc=err.loc,
+            )
         undefined = [n for n in parser.forward_ssa_references if n in parser.first_forward_use]
         if err.message.startswith("values used but not defined") and undefined:
             loc = parser.first_forward_use[undefined[0]].get_location()
             names = ", ".join(f"%{n}" for n in undefined)
             err = PtoError(
-                f"use of undefined value {names}; every value must be defined (as an op result or a block argument)",
+                f"use of undefined value {names}; define it (as an op result or a block argument) before using it",
                 loc=SourceLoc(loc.file, loc.line + line_offset, loc.col),
             )
         at_end = e.span.start >= len(text.rstrip())
