@@ -290,3 +290,18 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %s : !pto.tile<16x16xf32, vec>
   }
 }
+
+// -----
+
+// E-SHARD-CODE through a hand-written transfer: 13 of 16 rows with the box partition (an independent load keeps
+// it) leaves the lanes 8 and 5 rows, which pto-isa cannot place.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @shard_code(%c: !pto.tile<16x64xf32, acc, valid = [13, 64]>, %x: !pto.tensor<16x64xf32>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    // expected-error@+1 {{the Cube -> Vector boundary tile's valid split-axis extent (13 of a 16-wide dim 0) leaves the two AIV lanes 8 and 5 cells}}
+    pto.tpush_to_aiv %c {split = 0 : i64} : !pto.tile<16x64xf32, acc, valid = [13, 64]>
+    %p = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x64xf32, vec, valid = [13, 64]>
+    %b = pto.load %x[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32, vec>
+    func.return
+  }
+}

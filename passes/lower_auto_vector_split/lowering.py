@@ -53,11 +53,17 @@ from pypto_mlir.dialects.pto_ops import (
     SetValidShapeOp,
     SliceOp,
     StoreOp,
+    TPopFromAicOp,
+    TPopFromAivOp,
+    TPushToAicOp,
+    TPushToAivOp,
     TransposeOp,
     TransposeViewOp,
+    i64_attr,
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
+from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.split_axis import (
     LaneArith,
     ReshapeSplitError,
@@ -114,6 +120,7 @@ class SplitLowering:
         self.tracked: dict[SSAValue, TileInfo] = {}
         self.on_region_op = on_region_op
         self.boundary_patterns: list[_SplitPattern] = [C2VBoundary(self), V2CBoundary(self)]
+        self.transfer_pattern = TransferRestamp(self)
         self.halving_patterns: list[_SplitPattern] = [
             LoadHalving(self),
             StoreOffsets(self),
@@ -181,6 +188,9 @@ class SplitLowering:
                     )
             return
         rewriter = PatternRewriter(op)
+        if self.transfer_pattern.applies(op):
+            self.transfer_pattern.match_and_rewrite(op, rewriter)
+            return
         if is_boundary_move(op):
             for p in self.boundary_patterns:
                 if p.applies(op):
@@ -445,6 +455,57 @@ class V2CBoundary(_SplitPattern):
         move.location = op.location
         rewriter.replace(op, [gather, move])
         move.result.name_hint = op.result.name_hint
+
+
+class TransferRestamp(_SplitPattern):
+    """Hand-written transfers in an AUTO body (reference §2.3, first rows): the pair's split code is re-stamped
+    from the full-width tile (`ShardSplitCode` for C->V, `GatherSplitCode` for V->C); a `tpop_from_aic` result
+    becomes the per-lane half and is tracked; a `tpop_from_aiv` keeps its full type."""
+
+    OPS = (TPushToAivOp, TPopFromAicOp, TPushToAicOp, TPopFromAivOp)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        lw = self.lw
+        mode = split_code_of_dim(lw.dim)
+        if isinstance(op, (TPushToAivOp, TPopFromAicOp)):
+            full = op.operands[0].type if isinstance(op, TPushToAivOp) else op.results[0].type
+            assert isinstance(full, TileType)
+            if full.rank != 2:
+                raise PtoError(
+                    f"{PASS}: '{op.name}' carries a rank-{full.rank} tile across a split boundary; the split "
+                    "transfer needs a 2D tile. Reshape the tile to 2D before the transfer",
+                    op=op,
+                )
+            if full.get_shape()[lw.dim] == DYNAMIC:
+                raise _dynamic_box_error(op, lw.dim)
+            op.attributes["split"] = i64_attr(shard_split_code(full, mode, lw.lane_stride, op))
+            if lw.lane_stride is not None:
+                op.attributes["lane_stride"] = i64_attr(lw.lane_stride)
+            if isinstance(op, TPopFromAicOp):
+                new_res = rewriter.replace_value_with_new_type(op.results[0], halved_tile_type(full, lw.dim, lw.lane_stride))
+                lw.track(new_res, lw.make_info(full, lw.dim))
+            return
+        if isinstance(op, TPushToAicOp):
+            info = lw.info(op.operands[0])
+            if info is None:
+                raise PtoError(
+                    f"{PASS}: this pto.tpush_to_aic sends a full-width vector operand '{_name(op.operands[0])}' "
+                    "across the V->C boundary of a split kernel; the cube re-joins the two lanes' halves, so send "
+                    "a value the split halving produced (or keep the value on the vector side)",
+                    op=op,
+                )
+            if info.dim not in (0, 1):
+                raise PtoError(
+                    f"{PASS}: the V->C boundary operand '{_name(op.operands[0])}' carries its split on dim "
+                    f"{info.dim}, but a split transfer re-joins a 2D tile along dim 0 or dim 1 only",
+                    op=op,
+                )
+            op.attributes["split"] = i64_attr(gather_split_code(info.orig_type, split_code_of_dim(info.dim), op))
+            return
+        full = op.results[0].type
+        assert isinstance(full, TileType)
+        if full.rank == 2 and full.get_shape()[lw.dim] != DYNAMIC:
+            op.attributes["split"] = i64_attr(gather_split_code(full, mode, op))
 
 
 def _localize_valid_list(
