@@ -22,6 +22,13 @@ What `lower_block` does, op by op in program order (reference `lower-auto-vector
 * **Control flow**: `scf.for`/`scf.while` carried tiles seeded by a per-lane value are retyped (block
   arguments, results) and the yields checked; `scf.if` results are retyped from their yields.
 
+* **Transfers** (`TransferRestamp`): hand-written tpush/tpop get their split codes re-stamped.
+
+The patterns are `RewritePattern`s applied through a `PatternRewriter`, but driven by `lower_block` rather than
+`PatternRewriteWalker`: halving needs a single forward pass in program order (an op's operands are lowered
+before it), ops created by a rewrite must not be revisited, and scf ops need a step before their body (retype
+carried block arguments) and one after (check the yields, retype scf.if results).
+
 Tiles are tracked in `tracked: dict[SSAValue, TileInfo]`; an op whose tile operands are all untracked stays at
 full width (both lanes compute the same value), except the generators and the reshape/slice/load rules that
 lane-localize a full-width source.
