@@ -71,14 +71,17 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   }
 
   // A data-parallel region inside a loop, with an inner region nested in it (lowered by recursion, with its
-  // own lane binding); the loop-carried tensor is kept.
+  // own lane binding); the loop-carried tensor is kept.  The inner region writes row 8 * lane, inside the rows
+  // the same lane stored in the outer region: the lanes are not synchronized, so a lane must not touch GM
+  // rows the other lane's half wrote.
   // CHECK-LABEL: func.func @nested
   // CHECK:        scf.for %i = %c0 to %c2 step %c1 iter_args(%t = %q) -> (!pto.tensor<16x64xf32>) {
   // CHECK-NEXT:     %subblock_idx = pto.get_subblock_idx : index
   // CHECK-NEXT:     %aiv_id = pto.get_subblock_idx : index
   // CHECK:          %x = pto.load %p[%{{.+}}, 0] : !pto.tensor<16x64xf32> -> !pto.tile<8x64xf32, vec>
   // CHECK:          %inner_lane = pto.get_subblock_idx : index
-  // CHECK-NEXT:     %w = pto.load %p[%inner_lane, 0] : !pto.tensor<16x64xf32> -> !pto.tile<1x64xf32, vec>
+  // CHECK:          %mine = arith.muli %inner_lane, %c8{{.*}} : index
+  // CHECK-NEXT:     %w = pto.load %p[%mine, 0] : !pto.tensor<16x64xf32> -> !pto.tile<1x64xf32, vec>
   // CHECK:          scf.yield
   // CHECK-NOT:    pto.split_aiv_scope
   func.func @nested(%p: !pto.tensor<16x64xf32>, %q: !pto.tensor<16x64xf32> {pto.out}) -> !pto.tensor<16x64xf32>
@@ -92,9 +95,11 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
         %xe = pto.relu %x : !pto.tile<16x64xf32, vec>
         %t2 = pto.store %xe, %t[0, 0] : !pto.tile<16x64xf32, vec>, !pto.tensor<16x64xf32>
         %t3 = pto.split_aiv_scope none (%inner_lane) -> (!pto.tensor<16x64xf32>) {
-          %w = pto.load %p[%inner_lane, 0] : !pto.tensor<16x64xf32> -> !pto.tile<1x64xf32, vec>
+          %c8 = arith.constant 8 : index
+          %mine = arith.muli %inner_lane, %c8 : index
+          %w = pto.load %p[%mine, 0] : !pto.tensor<16x64xf32> -> !pto.tile<1x64xf32, vec>
           %wn = pto.neg %w : !pto.tile<1x64xf32, vec>
-          %t4 = pto.store %wn, %t2[%inner_lane, 0] : !pto.tile<1x64xf32, vec>, !pto.tensor<16x64xf32>
+          %t4 = pto.store %wn, %t2[%mine, 0] : !pto.tile<1x64xf32, vec>, !pto.tensor<16x64xf32>
           pto.yield %t4 : !pto.tensor<16x64xf32>
         }
         pto.yield %t3 : !pto.tensor<16x64xf32>
