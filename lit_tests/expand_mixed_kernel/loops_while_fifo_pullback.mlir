@@ -3,17 +3,17 @@
 
 // Loop-state repair beyond the plain for loop: scf.while, multi-stage FIFO carries, pulled-back init values.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  // scf.while: both sides keep the loop (the condition reads its carries).  On the AIC the vector carry's
-  // body update is pruned, so its yield slot becomes the identity (the after-block argument the condition
-  // forwarded), and its init (a vector op) is pulled back in place; the AIV pops inside the body.
+  // scf.while: the scalar carry is read by the condition, so both sides keep it.  On the AIC the vector carry
+  // is dead (its update is pruned, its result unused): it is stripped from the init list, both block argument
+  // lists, scf.condition and the yield, and its vector init is gone; the AIV keeps it and pops in the body.
   // CHECK-LABEL: func.func @wloop_aic(
-  // CHECK: %init = pto.full %zero
-  // CHECK: scf.while (%i = %c0, %s = %init)
-  // CHECK: scf.condition(%go) %i, %s
-  // CHECK: ^bb0(%i2: index, %s2: !pto.tile<16x16xf32, vec>):
+  // CHECK-NOT: pto.full
+  // CHECK: %res = scf.while (%i = %c0) : (index) -> index {
+  // CHECK: scf.condition(%go) %i : index
+  // CHECK: ^bb0(%i2: index):
   // CHECK: pto.tpush_to_aiv %c
   // CHECK-NOT: pto.add
-  // CHECK: scf.yield %i3, %s2 : index, !pto.tile<16x16xf32, vec>
+  // CHECK: scf.yield %i3 : index
   // CHECK-LABEL: func.func @wloop_aiv(
   // CHECK: scf.while (%i = %c0, %s = %init)
   // CHECK: %v = pto.tpop_from_aic

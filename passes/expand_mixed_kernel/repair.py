@@ -43,6 +43,71 @@ def strip_dead_iter_args(body: SideBody) -> None:
     for op in list(_walk_post(body.func.body.block)):
         if isinstance(op, scf.ForOp) and op.parent is not None:
             _strip_for(body, op)
+        elif isinstance(op, scf.WhileOp) and op.parent is not None:
+            _strip_while(body, op)
+
+
+def _strip_while(body: SideBody, loop: scf.WhileOp) -> None:
+    """Dead carries of a `scf.while`: before-slots (init, before arg, after-yield operand) and condition slots
+    (scf.condition arg, after arg, result).  A before arg read by the condition's predicate or any before-region
+    op other than the forwarding `scf.condition` is live; forwarding into a live condition slot (or yielding into a
+    live before slot) keeps the source alive, closed over both terminators."""
+    before, after = loop.before_region.block, loop.after_region.block
+    cond, y = before.last_op, after.last_op
+    if not isinstance(cond, scf.ConditionOp) or not isinstance(y, scf.YieldOp):
+        return
+    n, m = len(before.args), len(after.args)
+    live_b: set[int] = set()
+    live_c: set[int] = set()
+    for i, a in enumerate(before.args):
+        if any(u.operation is not cond or u.index == 0 for u in a.uses):
+            live_b.add(i)
+    for j in range(m):
+        if loop.res[j].uses or any(u.operation is not y for u in after.args[j].uses):
+            live_c.add(j)
+    changed = True
+    while changed:
+        changed = False
+        for j in list(live_c):
+            v = cond.args[j]
+            if isinstance(v, BlockArgument) and v.block is before and v.index not in live_b:
+                live_b.add(v.index)
+                changed = True
+        for i in list(live_b):
+            v = y.operands[i]
+            if isinstance(v, BlockArgument) and v.block is after and v.index not in live_c:
+                live_c.add(v.index)
+                changed = True
+    if len(live_b) == n and len(live_c) == m:
+        return
+    kb, kc = sorted(live_b), sorted(live_c)
+    new_cond = scf.ConditionOp(cond.condition, *[cond.args[j] for j in kc])
+    new_cond.location = cond.location
+    before.insert_op_before(new_cond, cond)
+    erase_op(cond)
+    new_yield = scf.YieldOp(*[y.operands[i] for i in kb])
+    new_yield.location = y.location
+    after.insert_op_before(new_yield, y)
+    erase_op(y)
+    for i in reversed(range(n)):
+        if i not in live_b:
+            before.erase_arg(before.args[i])
+    for j in reversed(range(m)):
+        if j not in live_c:
+            after.erase_arg(after.args[j])
+    new_loop = scf.WhileOp([loop.arguments[i] for i in kb], [loop.res[j].type for j in kc], Region(), Region())
+    new_loop.location = loop.location
+    new_loop.attributes.update(loop.attributes)
+    _move_region(loop.before_region, new_loop.before_region)
+    _move_region(loop.after_region, new_loop.after_region)
+    parent = loop.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new_loop, loop)
+    for new_j, old_j in enumerate(kc):
+        new_loop.res[new_j].name_hint = loop.res[old_j].name_hint
+        body.replace_value(loop.res[old_j], new_loop.res[new_j])
+    _transfer_origin(body, loop, new_loop)
+    erase_op(loop)
 
 
 def _strip_for(body: SideBody, loop: scf.ForOp) -> None:
