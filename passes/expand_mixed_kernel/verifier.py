@@ -62,6 +62,11 @@ from .tfree import check_local_depth
 TFREE_FOR_TPOP = {TPopFromAicOp: TFreeToAicOp, TPopFromAivOp: TFreeToAivOp}
 DIR_NAME = {"c2v": "C2V", "v2c": "V2C"}
 DIR_BIT = {"c2v": 1, "v2c": 2}
+BUFFER_OP: dict[str, dict[str, type[Operation]]] = {
+    # which op makes a side's buffer for a direction: the consumer reserves the ring, the producer imports it
+    "aic": {"c2v": ImportPeerBufferOp, "v2c": ReserveBufferOp},
+    "aiv": {"c2v": ReserveBufferOp, "v2c": ImportPeerBufferOp},
+}
 
 
 def _fname(f: func.FuncOp) -> str:
@@ -159,10 +164,7 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
         _check_init(f, s, init, target)
 
     # 4. reserve / import counts
-    mine = {"c2v": ImportPeerBufferOp, "v2c": ReserveBufferOp} if s.name == "aic" else {
-        "c2v": ReserveBufferOp,
-        "v2c": ImportPeerBufferOp,
-    }
+    mine = BUFFER_OP[s.name]
     for cls in (ReserveBufferOp, ImportPeerBufferOp):
         have = [op for op in md.setup if isinstance(op, cls)]
         need = 0
@@ -219,10 +221,7 @@ def _check_init(f: func.FuncOp, s: Side, init: Operation, target: str | None) ->
             raise PtoError(
                 f"'{init.name}' local_slot_num {lsn} exceeds the effective slot_num {eff}", op=init
             )
-    producer = {"c2v": ImportPeerBufferOp, "v2c": ReserveBufferOp} if s.name == "aic" else {
-        "c2v": ReserveBufferOp,
-        "v2c": ImportPeerBufferOp,
-    }
+    producer = BUFFER_OP[s.name]
     for d, operand in (("c2v", init.operands[0]), ("v2c", init.operands[1])):
         active = bool(mask & DIR_BIT[d])
         if not active and not is_zero_i32(operand):
@@ -268,10 +267,7 @@ def _check_transfers(f: func.FuncOp, s: Side, transfers: list[Operation]) -> Non
             f"{s.upper} function '{name}' uses cross-core tile ops but has no '{s.init.name}' call before them",
             op=first,
         )
-    need = {"c2v": ImportPeerBufferOp, "v2c": ReserveBufferOp} if s.name == "aic" else {
-        "c2v": ReserveBufferOp,
-        "v2c": ImportPeerBufferOp,
-    }
+    need = BUFFER_OP[s.name]
     for op in transfers:
         d = direction_of(op)
         assert d is not None
