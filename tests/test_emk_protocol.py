@@ -696,3 +696,22 @@ def test_setup_names_of_a_quoted_kernel_name_are_valid_ssa_names() -> None:
     assert '%my_f_c2v_slot_buffer_import = pto.import_peer_buffer {name = "my f_c2v_slot_buffer", peer_func = @"my f_aiv"}' in out
     assert "%my_f_c2v_slot_buffer = pto.reserve_buffer" in out
     assert print_module(parse_module(out)) == out
+
+
+def test_gm_sync_skipped_when_a_side_lost_its_op() -> None:
+    """No half-fence: if the AIV no longer has the load (or its enclosing op), neither side gets a fence op."""
+    m = module(GM_STRAIGHT)
+    fs = funcs(m)
+    orig, aic, aiv = fs["f"], fs["f_aic"], fs["f_aiv"]
+    syncs = collect_gm_syncs(orig, AffinityAnalysis(orig))
+    assert len(syncs) == 1 and syncs[0].origin_name == "w"
+    o, c = _by_name(orig), _by_name(aic)
+    emit_gm_syncs(syncs, {op: c[k] for k, op in o.items() if k in c}, {})
+    out = print_module(m)
+    assert "tpush_to_aiv" not in out and "gm_sync" not in out
+
+
+def test_gm_sync_token_name_without_origin_name() -> None:
+    text = GM_STRAIGHT.replace("%w", "%0").replace("%0_gm", "%w_gm")
+    out = gm(text)
+    assert "%gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>" in out
