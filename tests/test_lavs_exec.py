@@ -37,3 +37,52 @@ def test_examples_same_outputs(path):
         text = fh.read()
     r = check_pipeline_text(text, ["lower-auto-vector-split"], path)
     assert r.ok, r.report
+
+
+def _ragged_kernel(mode: str, box: int, valid: int, extra_load: bool) -> str:
+    """A shard of a [box, 8] (UP_DOWN) or [8, box] (LEFT_RIGHT) acc tile with `valid` on the split axis, an
+    elementwise op and a store; optionally an independent load on the split axis (keeps the box partition)."""
+    if mode == "up_down":
+        shape, vshape = f"{box}x8", f"[{valid}, 8]"
+    else:
+        shape, vshape = f"8x{box}", f"[8, {valid}]"
+    t_acc = f"!pto.tile<{shape}xf32, acc, valid = {vshape}>"
+    t_vec = f"!pto.tile<{shape}xf32, vec, valid = {vshape}>"
+    t_full = f"!pto.tile<{shape}xf32, vec>"
+    tensor = f"!pto.tensor<{shape}xf32>"
+    load = ""
+    if extra_load:
+        load = (
+            f"    %b = pto.load %x[0, 0] : {tensor} -> {t_full}\n"
+            f"    %bb = pto.exp %b : {t_full}\n"
+            f"    %o2 = pto.store %bb, %out2[0, 0] : {t_full}, {tensor}\n"
+        )
+    return (
+        "builtin.module attributes {pto.target = #pto.target<a2a3>} {\n"
+        f"  func.func @k(%qk: {t_acc}, %x: {tensor}, %out: {tensor} {{pto.out}}, %out2: {tensor} {{pto.out}})\n"
+        f"      attributes {{pto.kind = #pto.kind<incore>, pto.split = #pto.split<{mode}>}} {{\n"
+        f"    %s = pto.move %qk : {t_acc} -> {t_vec}\n"
+        f"    %e = pto.abs %s : {t_vec}\n"
+        f"    %o = pto.store %e, %out[0, 0] : {t_vec}, {tensor}\n"
+        f"{load}"
+        "    func.return\n  }\n}\n"
+    )
+
+
+_RAGGED = [
+    (mode, box, valid, extra)
+    for mode in ("up_down", "left_right")
+    for box in (1, 2, 7, 15, 16)
+    for valid in sorted({0, 1, box // 2, box - 1, box} & set(range(box + 1)))
+    for extra in (False, True)
+    if mode == "up_down" or valid == box  # LEFT_RIGHT shards need full columns
+]
+
+
+@pytest.mark.parametrize("mode,box,valid,extra", _RAGGED)
+def test_ragged_and_odd_extents_by_execution(mode, box, valid, extra):
+    """Every box/valid combination (odd boxes, partial and empty valid extents, with and without a lane stride)
+    stores exactly the rows/columns the full-width kernel stores."""
+    text = _ragged_kernel(mode, box, valid, extra)
+    r = check_pipeline_text(text, ["lower-auto-vector-split"], f"<{mode}-{box}-{valid}>", entry="k")
+    assert r.ok, r.report

@@ -809,8 +809,10 @@ class ElementwiseHalving(_SplitPattern):
             )
         for r in list(op.results):
             old = r.type
-            if not isinstance(old, TileType) or old.rank <= d or old.get_shape()[d] == 1:
+            if not isinstance(old, TileType) or old.rank <= d:
                 continue
+            if old.get_shape()[d] == 1 and info.full != 1:
+                continue  # a singleton result of a wider operand (not a reduction over the split axis)
             if old.get_shape()[d] == DYNAMIC:
                 raise _dynamic_box_error(op, d)
             if old == info.orig_type:
