@@ -221,6 +221,13 @@ def plan_callers(module: ModuleOp) -> dict[str, CallerPlan]:
             else:
                 plan.needs_preserved_name = True
         plans[f.sym_name.data] = plan
+    # A call nested in control flow is not rewritten (as in the reference): it needs the name to stay defined.
+    for g in funcs:
+        for op in g.walk():
+            if isinstance(op, func.CallOp) and op.parent_block() is not g.body.block:
+                plan = plans.get(op.callee.root_reference.data)
+                if plan is not None:
+                    plan.needs_preserved_name = True
     return plans
 
 
