@@ -86,3 +86,38 @@ def test_ragged_and_odd_extents_by_execution(mode, box, valid, extra):
     text = _ragged_kernel(mode, box, valid, extra)
     r = check_pipeline_text(text, ["lower-auto-vector-split"], f"<{mode}-{box}-{valid}>", entry="k")
     assert r.ok, r.report
+
+
+def _load_kernel(mode: str, box: int, valid: int) -> str:
+    if mode == "up_down":
+        shape, vshape = f"{box}x8", f"[{valid}, 8]"
+    else:
+        shape, vshape = f"8x{box}", f"[8, {valid}]"
+    t = f"!pto.tile<{shape}xf32, vec, valid = {vshape}>"
+    tensor = f"!pto.tensor<{shape}xf32>"
+    return (
+        "builtin.module attributes {pto.target = #pto.target<a2a3>} {\n"
+        f"  func.func @k(%qk: !pto.tile<16x16xf32, acc>, %x: {tensor}, %out: {tensor} {{pto.out}})\n"
+        f"      attributes {{pto.kind = #pto.kind<incore>, pto.split = #pto.split<{mode}>}} {{\n"
+        "    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>\n"
+        f"    %a = pto.load %x[0, 0] : {tensor} -> {t}\n"
+        f"    %e = pto.neg %a : {t}\n"
+        f"    %o = pto.store %e, %out[0, 0] : {t}, {tensor}\n"
+        "    func.return\n  }\n}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "mode,box,valid",
+    [
+        (mode, box, valid)
+        for mode in ("up_down", "left_right")
+        for box in (2, 3, 7, 15, 16)
+        for valid in sorted({0, 1, box // 2, box - 1, box})
+    ],
+)
+def test_load_extents_by_execution(mode, box, valid):
+    """Loads of odd boxes and partial valid extents: each lane loads and stores exactly its clamped share."""
+    text = _load_kernel(mode, box, valid)
+    r = check_pipeline_text(text, ["lower-auto-vector-split"], f"<{mode}-{box}-{valid}>", entry="k")
+    assert r.ok, r.report

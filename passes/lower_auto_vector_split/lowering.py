@@ -527,7 +527,8 @@ def _localize_valid_list(
     lane = lw.arith.lane_valid(entries[dim], step, op)
     entries[dim] = lane
     if isinstance(lane, int):
-        return (entries if mixed is not None else None), lane
+        # a lane extent narrower than the lane box is stated on the op too, so the op reads only that window
+        return (entries if mixed is not None or lane != ceil_half(box) else None), lane
     return entries, DYNAMIC
 
 
