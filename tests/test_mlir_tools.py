@@ -170,3 +170,22 @@ def test_the_project_does_not_import_mlir_outside_the_bridge():
                 continue
             for line in path.read_text(encoding="utf-8").splitlines():
                 assert not line.startswith(("import mlir", "from mlir ", "from mlir.")), f"{path}: {line}"
+
+
+def test_same_pto_ops_cli_runs_passes_on_the_first_and_reads_stdin(tmp_path, monkeypatch, capsys):
+    import io
+
+    from pypto_mlir.ir import make_context, print_module
+    from pypto_mlir.passes import get_pass
+
+    src = ROOT / "examples" / "seed_example1.a2a3.mlir"
+    expanded = parse_module(src.read_text(encoding="utf-8"), str(src))
+    get_pass("expand-mixed-kernel")().apply(make_context(), expanded)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(print_module(expanded, generic=True)))
+    assert main(["same-pto-ops", "--passes", "expand-mixed-kernel", str(src), "-"]) == 0
+    assert "4 functions" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(print_module(expanded, generic=True)))
+    assert main(["same-pto-ops", str(src), "-"]) == 1  # without the passes they differ
+    assert "functions differ" in capsys.readouterr().err
+    assert main(["same-pto-ops", "--passes", "canonicalize", str(src), "-"]) == 2
+    assert "unknown pass 'canonicalize'" in capsys.readouterr().err

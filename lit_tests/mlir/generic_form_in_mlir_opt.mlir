@@ -4,23 +4,13 @@
 
 // RUN: pypto-opt %s --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect | filecheck %s --check-prefix=UP
 // RUN: pypto-opt %s --mlir-print-op-generic --mlir-print-debuginfo | mlir-opt --allow-unregistered-dialect --mlir-print-debuginfo | pypto-opt --mlir-print-debuginfo | filecheck %s
-// RUN: pypto-opt %s -o %t.ours.mlir
-// RUN: pypto-opt %s --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect -o %t.up.mlir
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.ours.mlir %t.up.mlir
+// RUN: pypto-opt %s --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect | %python -m pypto_mlir.mlir_tools same-pto-ops %s -
 
 // Every op family (docs/dialect.md "Syntax by family") and the dialect's op tests, in both directions:
-// RUN: pypto-opt %S/../dialect/syntax_by_family.mlir -o %t.syn.mlir
-// RUN: pypto-opt %t.syn.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect -o %t.syn.up.mlir
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.syn.mlir %t.syn.up.mlir
-// RUN: pypto-opt %S/../dialect/ops_memory.mlir -o %t.mem.mlir
-// RUN: pypto-opt %t.mem.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect -o %t.mem.up.mlir
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.mem.mlir %t.mem.up.mlir
-// RUN: pypto-opt %S/../dialect/ops_compute.mlir -o %t.cmp.mlir
-// RUN: pypto-opt %t.cmp.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect -o %t.cmp.up.mlir
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.cmp.mlir %t.cmp.up.mlir
-// RUN: pypto-opt %S/../dialect/ops_cross_core.mlir -o %t.cc.mlir
-// RUN: pypto-opt %t.cc.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect -o %t.cc.up.mlir
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.cc.mlir %t.cc.up.mlir
+// RUN: pypto-opt %S/../dialect/syntax_by_family.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect | %python -m pypto_mlir.mlir_tools same-pto-ops %S/../dialect/syntax_by_family.mlir -
+// RUN: pypto-opt %S/../dialect/ops_memory.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect | %python -m pypto_mlir.mlir_tools same-pto-ops %S/../dialect/ops_memory.mlir -
+// RUN: pypto-opt %S/../dialect/ops_compute.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect | %python -m pypto_mlir.mlir_tools same-pto-ops %S/../dialect/ops_compute.mlir -
+// RUN: pypto-opt %S/../dialect/ops_cross_core.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect | %python -m pypto_mlir.mlir_tools same-pto-ops %S/../dialect/ops_cross_core.mlir -
 
 // Upstream keeps `pto` types and attributes verbatim (opaque), including view fields with `?` and
 // brackets, and sorts the op attributes; the `pto` ops stay in generic form there.

@@ -5,46 +5,29 @@
 // order, with the same attributes, types and operands. Upstream may only rename values and move or merge the
 // `arith` constants (it treats the unregistered `pto` ops as having unknown side effects).
 
-// RUN: pypto-opt %s -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-debuginfo -o %t.ours.mlir
-// RUN: pypto-opt %t.ours.mlir --mlir-print-op-generic --mlir-print-debuginfo | mlir-opt --allow-unregistered-dialect --canonicalize --cse --mlir-print-debuginfo -o %t.up.mlir
-// RUN: pypto-opt %t.up.mlir -p verify-mixed-kernel-expanded --mlir-print-debuginfo | filecheck %s
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.ours.mlir %t.up.mlir | filecheck %s --check-prefix=SAME
+// RUN: pypto-opt %s -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic --mlir-print-debuginfo | mlir-opt --allow-unregistered-dialect --canonicalize --cse --mlir-print-debuginfo | pypto-opt -p verify-mixed-kernel-expanded --mlir-print-debuginfo | filecheck %s
+// RUN: pypto-opt %s -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %s - | filecheck %s --check-prefix=SAME
 // The comparison does fail on a different module (here: the input, before the passes):
-// RUN: not %python -m pypto_mlir.mlir_tools same-pto-ops %s %t.up.mlir 2>&1 | filecheck %s --check-prefix=DIFF
+// RUN: pypto-opt %s -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | not %python -m pypto_mlir.mlir_tools same-pto-ops %s - 2>&1 | filecheck %s --check-prefix=DIFF
+// (No temporary files: concurrent lit runs share .lit_out.)
 
 // The same round trip for every example, on both targets:
-// RUN: pypto-opt %examples/seed_example1.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel -o %t.1.mlir
-// RUN: pypto-opt %t.1.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse -o %t.1.up.mlir
-// RUN: pypto-opt %t.1.up.mlir -p verify-mixed-kernel-expanded -o /dev/null
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.1.mlir %t.1.up.mlir
-// RUN: pypto-opt %examples/seed_example1.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel -o %t.2.mlir
-// RUN: pypto-opt %t.2.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse -o %t.2.up.mlir
-// RUN: pypto-opt %t.2.up.mlir -p verify-mixed-kernel-expanded -o /dev/null
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.2.mlir %t.2.up.mlir
-// RUN: pypto-opt %examples/matmul_softmax.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel -o %t.3.mlir
-// RUN: pypto-opt %t.3.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse -o %t.3.up.mlir
-// RUN: pypto-opt %t.3.up.mlir -p verify-mixed-kernel-expanded -o /dev/null
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.3.mlir %t.3.up.mlir
-// RUN: pypto-opt %examples/matmul_softmax.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel -o %t.4.mlir
-// RUN: pypto-opt %t.4.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse -o %t.4.up.mlir
-// RUN: pypto-opt %t.4.up.mlir -p verify-mixed-kernel-expanded -o /dev/null
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.4.mlir %t.4.up.mlir
-// RUN: pypto-opt %examples/loop_accumulate.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel -o %t.5.mlir
-// RUN: pypto-opt %t.5.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse -o %t.5.up.mlir
-// RUN: pypto-opt %t.5.up.mlir -p verify-mixed-kernel-expanded -o /dev/null
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.5.mlir %t.5.up.mlir
-// RUN: pypto-opt %examples/loop_accumulate.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel -o %t.6.mlir
-// RUN: pypto-opt %t.6.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse -o %t.6.up.mlir
-// RUN: pypto-opt %t.6.up.mlir -p verify-mixed-kernel-expanded -o /dev/null
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.6.mlir %t.6.up.mlir
-// RUN: pypto-opt %examples/vector_prep_matmul.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel -o %t.7.mlir
-// RUN: pypto-opt %t.7.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse -o %t.7.up.mlir
-// RUN: pypto-opt %t.7.up.mlir -p verify-mixed-kernel-expanded -o /dev/null
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.7.mlir %t.7.up.mlir
-// RUN: pypto-opt %examples/vector_prep_matmul.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel -o %t.8.mlir
-// RUN: pypto-opt %t.8.mlir --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse -o %t.8.up.mlir
-// RUN: pypto-opt %t.8.up.mlir -p verify-mixed-kernel-expanded -o /dev/null
-// RUN: %python -m pypto_mlir.mlir_tools same-pto-ops %t.8.mlir %t.8.up.mlir
+// RUN: pypto-opt %examples/seed_example1.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | pypto-opt -p verify-mixed-kernel-expanded -o /dev/null
+// RUN: pypto-opt %examples/seed_example1.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %examples/seed_example1.a2a3.mlir -
+// RUN: pypto-opt %examples/seed_example1.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | pypto-opt -p verify-mixed-kernel-expanded -o /dev/null
+// RUN: pypto-opt %examples/seed_example1.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %examples/seed_example1.a5.mlir -
+// RUN: pypto-opt %examples/matmul_softmax.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | pypto-opt -p verify-mixed-kernel-expanded -o /dev/null
+// RUN: pypto-opt %examples/matmul_softmax.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %examples/matmul_softmax.a2a3.mlir -
+// RUN: pypto-opt %examples/matmul_softmax.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | pypto-opt -p verify-mixed-kernel-expanded -o /dev/null
+// RUN: pypto-opt %examples/matmul_softmax.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %examples/matmul_softmax.a5.mlir -
+// RUN: pypto-opt %examples/loop_accumulate.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | pypto-opt -p verify-mixed-kernel-expanded -o /dev/null
+// RUN: pypto-opt %examples/loop_accumulate.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %examples/loop_accumulate.a2a3.mlir -
+// RUN: pypto-opt %examples/loop_accumulate.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | pypto-opt -p verify-mixed-kernel-expanded -o /dev/null
+// RUN: pypto-opt %examples/loop_accumulate.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %examples/loop_accumulate.a5.mlir -
+// RUN: pypto-opt %examples/vector_prep_matmul.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | pypto-opt -p verify-mixed-kernel-expanded -o /dev/null
+// RUN: pypto-opt %examples/vector_prep_matmul.a2a3.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %examples/vector_prep_matmul.a2a3.mlir -
+// RUN: pypto-opt %examples/vector_prep_matmul.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | pypto-opt -p verify-mixed-kernel-expanded -o /dev/null
+// RUN: pypto-opt %examples/vector_prep_matmul.a5.mlir -p lower-auto-vector-split,expand-mixed-kernel --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --canonicalize --cse | %python -m pypto_mlir.mlir_tools same-pto-ops --passes lower-auto-vector-split,expand-mixed-kernel %examples/vector_prep_matmul.a5.mlir -
 
 // A looped mixed kernel (the loop_accumulate example, with a duplicated constant for CSE to merge).
 builtin.module attributes {pto.target = #pto.target<a5>} {

@@ -8,8 +8,9 @@ Nothing here imports the upstream bindings, so it works with or without the opti
   (`--canonicalize --cse`): the module's `pto` attributes and, per function, its signature, attributes and
   the `pto` ops in order with their attributes and types. SSA names, `arith` constants and the order of
   non-`pto` ops may change.
-- `python -m pypto_mlir.mlir_tools same-pto-ops A.mlir B.mlir` — exit 0 iff both files verify and have the
-  same outline, else print the first difference and exit 1 (used by the lit tests).
+- `python -m pypto_mlir.mlir_tools same-pto-ops [--passes p1,p2] A.mlir B.mlir` — exit 0 iff both files verify
+  and have the same outline, else print the first difference and exit 1 (used by the lit tests). `--passes`
+  runs our passes on A first; B may be `-` (standard input), so a lit RUN line needs no temporary file.
 """
 
 from __future__ import annotations
@@ -151,17 +152,26 @@ def outline_difference(a: ModuleOutline, b: ModuleOutline) -> str | None:
     return None
 
 
-def _same_pto_ops(paths: Sequence[str]) -> int:
+def _same_pto_ops(paths: Sequence[str], passes: Sequence[str] = ()) -> int:
     from pypto_mlir.diagnostics import PtoError
-    from pypto_mlir.ir import parse_module
+    from pypto_mlir.ir import make_context, parse_module
+    from pypto_mlir.passes import get_pass
     from pypto_mlir.verify import verify_module
 
     outlines = []
-    for path in paths:
+    for i, path in enumerate(paths):
         try:
-            with open(path, encoding="utf-8") as f:
-                module = parse_module(f.read(), path)
+            if path == "-":
+                text, path = sys.stdin.read(), "<stdin>"
+            else:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+            module = parse_module(text, path)
             verify_module(module)
+            for name in passes if i == 0 else ():
+                ctx = make_context()
+                get_pass(name)().apply(ctx, module)
+                verify_module(module)
         except OSError as e:
             sys.stderr.write(f"{path}: error: cannot read: {e.strerror or e}\n")
             return 1
@@ -188,11 +198,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print(path)
         return 0
-    if args[:1] == ["same-pto-ops"] and len(args) >= 3:
-        return _same_pto_ops(args[1:])
+    if args[:1] == ["same-pto-ops"]:
+        args = args[1:]
+        passes: list[str] = []
+        if args[:1] == ["--passes"] and len(args) >= 2:
+            from pypto_mlir.passes import PASSES
+
+            passes = [n.strip() for n in args[1].split(",") if n.strip()]
+            unknown = [n for n in passes if n not in PASSES]
+            if unknown:
+                sys.stderr.write(f"error: unknown pass '{unknown[0]}' (available: {', '.join(PASSES)})\n")
+                return 2
+            args = args[2:]
+        if len(args) >= 2 and args.count("-") <= 1:
+            return _same_pto_ops(args, passes)
     sys.stderr.write(
         "usage: python -m pypto_mlir.mlir_tools mlir-opt-path\n"
-        "       python -m pypto_mlir.mlir_tools same-pto-ops A.mlir B.mlir [C.mlir ...]\n"
+        "       python -m pypto_mlir.mlir_tools same-pto-ops [--passes p1,p2] A.mlir B.mlir [C.mlir ...]\n"
+        "         (--passes: run our passes on A first; one file may be '-' for standard input)\n"
     )
     return 2
 
