@@ -218,3 +218,34 @@ def test_cross_core_op_outside_a_group_is_reported():
         "pto.tpush_to_aiv %z_tile {split = 0 : i64} : !pto.tile<16x128xf32, acc>\n    %out_1 = pto.store %z_vec",
     )
     assert "must run in an AIC kernel of a Group" in _run_error(text).message
+
+
+RACY = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @k(%a: !pto.tensor<16x8xf32>, %o: !pto.tensor<16x8xf32> {pto.out}) -> !pto.tensor<16x8xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
+    %q = pto.load %a[0, 0] : !pto.tensor<16x8xf32> -> !pto.tile<16x8xf32, mat>
+    %h = pto.aiv_shard %q {split = 1 : i64} : !pto.tile<16x8xf32, mat> -> !pto.tile<8x8xf32, vec>
+    %o2 = pto.store %h, %o[0, 0] : !pto.tile<8x8xf32, vec>, !pto.tensor<16x8xf32>
+    func.return %o2 : !pto.tensor<16x8xf32>
+  }
+}
+"""
+
+
+def test_an_input_whose_lanes_race_is_not_compared():
+    # Both lanes store their half at row 0: the result depends on which lane runs last.
+    m = _mod(RACY)
+    res = check_modules(m, _mod(RACY), "k")
+    assert not res.ok and res.stage == "before"
+    assert "depend on the order its cores or lanes run in" in res.report
+
+
+def test_a_race_the_output_program_introduces_is_caught_in_either_schedule_order():
+    # The lanes' stores go to their own rows (no race) before; "after" stores both halves at row 0.
+    fixed = RACY.replace("%o[0, 0]", "%o[%row, 0]").replace(
+        "    %o2 = pto.store",
+        "    %i = pto.get_subblock_idx : index\n    %c8 = arith.constant 8 : index\n"
+        "    %row = arith.muli %i, %c8 : index\n    %o2 = pto.store",
+    )
+    res = check_modules(_mod(fixed), _mod(RACY), "k")
+    assert not res.ok and res.stage == "compare"

@@ -150,7 +150,12 @@ class GroupRun:
 class Machine:
     """Interprets the functions of one module."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, order: str = "forward"):
+        """`order`: in which order the scheduler resumes the cores of a Group each round: "forward" (AIC, AIV
+        lane 0, lane 1) or "reverse" (lane 1, lane 0, AIC).  Running both exposes more unordered races."""
+        if order not in ("forward", "reverse"):
+            raise ValueError(f"unknown schedule order {order!r}")
+        self.order = order
         self.module = module
         self.funcs: dict[str, func.FuncOp] = {}
         for op in module.body.block.ops:
@@ -233,8 +238,8 @@ class Machine:
                     for r in op.res:
                         env[r] = _PENDING
                     continue
-            if any(_is_pending(env.get(o)) for o in op.operands):
-                join()
+            if op.regions or any(_is_pending(env.get(o)) for o in op.operands):
+                join()  # an op with regions may use a member's result inside them
             if isinstance(op, func.ReturnOp):
                 join()
                 return [self.get(env, o, op) for o in op.operands]
@@ -312,7 +317,7 @@ class Machine:
 
     def schedule(self, cores: list[tuple[Ctx, Gen, int]], grp: GroupRun, label: str) -> dict[int, Any]:
         results: dict[int, Any] = {}
-        live = list(cores)
+        live = list(cores) if self.order == "forward" else list(reversed(cores))
         while live:
             before = grp.progress
             finished = False
