@@ -255,6 +255,15 @@ def kernels(draw, max_ops: int = 4) -> str:
         b.emit(f"{o} = pto.store {accv}, {out}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
         return _module(b, target, split, o, shape_out)
 
+    # A C->V exchange through GM: the cube stores the product into a scratch tensor and the vector side loads
+    # it back (ExpandMixedKernel must fence the pair with a tpush/tpop handshake).
+    if v is None and accv is not None and place == "plain" and draw(st.integers(0, 3)) == 0:
+        scratch = b.param("scratch", tensor(shape_out, F32), out=True)
+        s1 = b.fresh("o")
+        b.emit(f"{s1} = pto.store {accv}, {scratch}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
+        v, _ = load_operand(b, s1, shape_out, [0, 0], [m, n], F32, "vec", valid if valid != [m, n] else None)
+        accv = None
+
     if place == "if":
         ci, cj = b.const_index(draw(st.integers(0, 2))), b.const_index(1)
         cond = b.fresh("cond")
@@ -346,7 +355,7 @@ def _module(b: Builder, target: str, split: str, result: str, shape_out) -> str:
     body = "\n".join(b.lines)
     main_params = [(nm, ty) for nm, ty, out in b.params if not out]
     msig = ", ".join(f"{nm}: {ty}" for nm, ty in main_params)
-    out_name = next(nm for nm, _, out in b.params if out)
+    creates = "\n    ".join(f"{nm} = pto.create_tensor : {ty}" for nm, ty, out in b.params if out)
     call_args = ", ".join(nm for nm, _, _ in b.params)
     call_types = ", ".join(ty for _, ty, _ in b.params)
     return f"""builtin.module attributes {{pto.target = #pto.target<{target}>}} {{
@@ -356,7 +365,7 @@ def _module(b: Builder, target: str, split: str, result: str, shape_out) -> str:
     func.return {result} : {ot}
   }}
   func.func @main({msig}) -> {ot} attributes {{pto.kind = #pto.kind<orchestration>}} {{
-    {out_name} = pto.create_tensor : {ot}
+    {creates}
     %r = func.call @gen_incore_0({call_args}) : ({call_types}) -> {ot}
     func.return %r : {ot}
   }}
