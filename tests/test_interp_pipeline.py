@@ -15,11 +15,6 @@ from pypto_mlir.interpreter import check_pipeline_text
 # Findings the interpreter reports on the lit corpus that are not (yet) fixed, with the reason; they are reported
 # as xfail (with the reason) instead of failing the suite.  Every other mismatch fails.
 KNOWN: dict[str, str] = {
-    "lit_tests/lower_auto_vector_split/region_data_parallel.mlir#0": (
-        "@nested: a task-parallel region nested in a data-parallel one stores row %inner_lane; after lowering, "
-        "lane 1's inner store to row 1 and lane 0's halved outer store to rows 0..7 are unordered (no cross-lane "
-        "barrier), so lane 0 can overwrite it: a race the lowering introduces"
-    ),
     "lit_tests/expand_mixed_kernel/gm_tensor_remap.mlir#0": (
         "@k: a vector store to GM read back by a cube load (V->C through GM) is not fenced (the reference fences "
         "only C->V), so the AIC can load the scratch tensor before the AIV stored it: a data race"
