@@ -97,3 +97,29 @@ def test_halves_keep_every_parameter_and_direction():
         assert f.arg_attrs is not None and "pto.inout" in f.arg_attrs.data[2].data
     assert len(fs["compute_incore_0_aic"].function_type.outputs.data) == 0
     assert len(fs["compute_incore_0_aiv"].function_type.outputs.data) == 1
+
+
+def test_op_maps_given_to_the_gm_sync_hook():
+    """`aic_map`/`aiv_map` send each original op to its clone on the side that kept it (absent where dropped)."""
+    from pypto_mlir.dialects.pto_ops import LoadOp, MatmulOp, StoreOp
+    from pypto_mlir.passes.analysis.affinity import AffinityAnalysis
+    from pypto_mlir.passes.expand_mixed_kernel.pass_ import build_side
+
+    m = parse_module((ROOT / "examples" / "vector_prep_matmul.a2a3.mlir").read_text())
+    f = next(g for g in m.ops if isinstance(g, func.FuncOp) and kind_of(g) == "incore")
+    affinity = AffinityAnalysis(f)
+    aic = build_side(f, "aic", "a2a3", affinity, "prep_incore_0_aic")
+    aiv = build_side(f, "aiv", "a2a3", affinity, "prep_incore_0_aiv")
+    aic_map, aiv_map = aic.op_map(), aiv.op_map()
+    ops = list(f.walk())
+    vec_load = next(o for o in ops if isinstance(o, LoadOp) and o.result.type.space == "vec")
+    mat_load = next(o for o in ops if isinstance(o, LoadOp) and o.result.type.space == "mat")
+    matmul = next(o for o in ops if isinstance(o, MatmulOp))
+    store = next(o for o in ops if isinstance(o, StoreOp))
+    assert vec_load in aiv_map and vec_load not in aic_map
+    assert mat_load in aic_map and mat_load not in aiv_map
+    assert matmul in aic_map and matmul not in aiv_map
+    assert store in aic_map  # an acc store runs on the cube
+    for orig, clone in (*aic_map.items(), *aiv_map.items()):
+        assert clone.name == orig.name and clone is not orig
+    assert aic_map[matmul].parent_op() is aic.func and aiv_map[vec_load].parent_op() is aiv.func
