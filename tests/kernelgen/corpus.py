@@ -33,9 +33,12 @@ class Case:
     text: str
     line_offset: int
 
+    target: str = ""
+
     @property
     def id(self) -> str:
-        return f"{self.path.relative_to(ROOT)}#{self.index}"
+        suffix = f"@{self.target}" if self.target else ""
+        return f"{self.path.relative_to(ROOT)}#{self.index}{suffix}"
 
 
 def chunks(path: Path) -> list[Case]:
@@ -48,12 +51,18 @@ def chunks(path: Path) -> list[Case]:
 
 
 def lit_cases() -> list[tuple[Case, list[str]]]:
+    """Every chunk with each pipeline of its folder, and an a2a3 chunk once more on a5 with the
+    full pipeline, as the lit RUN lines do with `sed 's/a2a3/a5/'`."""
     cases = []
     for d, pipelines in PIPELINES.items():
         for p in sorted((ROOT / "lit_tests" / d).glob("*.mlir")):
             for c in chunks(p):
                 for pl in pipelines:
                     cases.append((c, pl))
+                if "#pto.target<a2a3>" in c.text:
+                    other = Case(c.path, c.index, c.text.replace("#pto.target<a2a3>", "#pto.target<a5>"), c.line_offset)
+                    other.target = "a5"
+                    cases.append((other, FULL))
     return cases
 
 
