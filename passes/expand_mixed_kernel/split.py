@@ -40,6 +40,9 @@ class SideBody:
     """undefined side value -> the original value it stands for (None: cannot be re-materialised)."""
     placeholders: set[Operation] = field(default_factory=set)
     """every placeholder op made for undefined values (erased by the end of the repair)."""
+    by_side: dict[SSAValue, list[SSAValue]] | None = field(default=None, repr=False)
+    """side value -> originals `value_map` maps to it (may list stale ones); built by the first `remap` so that
+    a remap does not scan the whole map (quadratic in the kernel size); kept in step by `remap`/`materialize`."""
 
     # -- construction ----------------------------------------------------------------------------------------
     @staticmethod
@@ -86,9 +89,14 @@ class SideBody:
 
     def remap(self, old: SSAValue, new: SSAValue) -> None:
         """Point the original->side map at `new` wherever it pointed at `old` (uses already replaced)."""
-        for o, s in list(self.value_map.items()):
-            if s is old:
+        if self.by_side is None:
+            self.by_side = {}
+            for o, s in self.value_map.items():
+                self.by_side.setdefault(s, []).append(o)
+        for o in self.by_side.pop(old, ()):
+            if self.value_map.get(o) is old:
                 self.value_map[o] = new
+                self.by_side.setdefault(new, []).append(o)
         if old in self.undefined:
             self.undefined.pop(old)
 
@@ -154,6 +162,8 @@ class SideBody:
         for o, phr, cr in zip(orig_op.results, ph.results, clone.results):
             self.replace_value(phr, cr)
             self.value_map[o] = cr
+            if self.by_side is not None:
+                self.by_side.setdefault(cr, []).append(o)
         erase_op(ph)
         return clone.results[orig.index]
 
