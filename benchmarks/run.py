@@ -4,7 +4,8 @@ For every input (shape x target x size) it measures, in this one process and sid
 
 - `parse`, `verify`, `print`: `parse_module`, `verify_module`, `print_module` of the generated module;
 - `lavs`: `LowerAutoVectorSplitPass().apply`, `emk`: `ExpandMixedKernelPass().apply`, `both`: the two in a row —
-  each on a fresh parse of the input, timing `apply` only (parse/print excluded).
+  each on a fresh copy of the parsed input (`module.clone()`), timing `apply` only (parse/print excluded); the
+  output is verified (untimed).
 
 Each time is the minimum over `--repeats` runs (the machine is shared, so the minimum is the least noisy).
 The ratio `pass / (parse + print)` and the least-squares exponent `b` of `time ~ ops^b` over the sizes are
@@ -22,6 +23,7 @@ import json
 import math
 import platform
 import pstats
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -91,26 +93,34 @@ def _timed(fn: Callable[[], Any]) -> float:
 
 
 class Bench:
-    def __init__(self, repeats: int = 3, budget: float = 120.0, log: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        repeats: int = 3,
+        budget: float = 300.0,
+        log: Callable[[str], None] | None = None,
+        repeat_budget: float = 60.0,
+    ):
         self.repeats = max(1, repeats)
         self.budget = budget
+        self.repeat_budget = repeat_budget
         self.log = log or (lambda s: None)
         self.ctx = make_context()
         self.pass_classes = {name: get_pass(name) for names in PIPELINES.values() for name in names}
 
     def parse(self, text: str):
-        return parse_module(text, "bench.mlir", self.ctx)
+        self._last_parse = parse_module(text, "bench.mlir", self.ctx)
+        return self._last_parse
 
-    def _min_time(self, prepare: Callable[[], Any], run: Callable[[Any], Any]) -> float:
-        """Min over the repeats of `run(prepare())`, timing `run` only; stops repeating after `budget` seconds."""
+    def _min_time(self, prepare: Callable[[], Any], run: Callable[[Any], Any], repeats: int | None = None) -> float:
+        """Min over the repeats of `run(prepare())`, timing `run` only; no new repeat after `repeat_budget` s."""
         best = math.inf
         spent = 0.0
-        for _ in range(self.repeats):
+        for _ in range(self.repeats if repeats is None else repeats):
             arg = prepare()
             t = _timed(lambda: run(arg))
             best = min(best, t)
             spent += t
-            if spent > self.budget:
+            if spent > self.repeat_budget:
                 break
         return best
 
@@ -118,27 +128,45 @@ class Bench:
         for name in PIPELINES[stage]:
             self.pass_classes[name]().apply(self.ctx, module)
 
-    def measure(self, shape: str, target: str, size: int, stages: Sequence[str], skip: dict[str, str]) -> Row:
+    def measure(
+        self,
+        shape: str,
+        target: str,
+        size: int,
+        stages: Sequence[str],
+        skip: Callable[[int], dict[str, str]] = lambda ops: {},
+    ) -> Row:
+        """One row; `skip(ops)` names the stages not to run on this input (stage -> why)."""
         text = generate(shape, size, target)
-        module = self.parse(text)
+        first = _timed(lambda: self.parse(text))  # the first repeat of `parse`
+        module = self._last_parse
         verify_module(module)
         row = Row(shape, target, size, count_ops(module))
+        skipped = skip(row.ops)
         for stage in stages:
-            if stage in skip:
+            if stage in skipped:
                 row.seconds[stage] = None
-                row.skipped[stage] = skip[stage]
+                row.skipped[stage] = skipped[stage]
                 continue
             if stage == "parse":
-                t = self._min_time(lambda: None, lambda _: self.parse(text))
+                more = self.repeats > 1 and first < self.repeat_budget
+                rest = self._min_time(lambda: None, lambda _: self.parse(text), self.repeats - 1) if more else math.inf
+                t = min(first, rest)
             elif stage == "verify":
                 t = self._min_time(lambda: None, lambda _: verify_module(module))
             elif stage == "print":
                 t = self._min_time(lambda: None, lambda _: print_module(module))
             else:
-                t = self._min_time(lambda: self.parse(text), lambda m, s=stage: self.run_pipeline(m, s))
-                checked = self.parse(text)  # the output must be valid IR (not timed)
-                self.run_pipeline(checked, stage)
-                verify_module(checked)
+                # A fresh copy per repeat (a clone: same IR as a parse, cheaper); the last output is verified.
+                last: list[Any] = [None]
+
+                def fresh() -> Any:
+                    last[0] = None  # drop the previous output before copying
+                    last[0] = module.clone()
+                    return last[0]
+
+                t = self._min_time(fresh, lambda m, s=stage: self.run_pipeline(m, s))
+                verify_module(last[0])  # the output must be valid IR (not timed)
             row.seconds[stage] = t
             self.log(f"  {shape:<5} {target:<5} n={size:<5} ops={row.ops:<7} {stage:<6} {t:9.4f} s")
         return row
@@ -292,8 +320,9 @@ def run(
     interpreter: bool,
     log: Callable[[str], None] | None = None,
     interp_rounds: int = INTERP_ROUNDS,
+    repeat_budget: float = 60.0,
 ) -> dict[str, Any]:
-    bench = Bench(repeats, budget, log)
+    bench = Bench(repeats, budget, log, repeat_budget)
     rows: list[Row] = []
     fits: list[Fit] = []
     for shape in shapes:
@@ -301,17 +330,20 @@ def run(
             series: list[Row] = []
             skip: dict[str, str] = {}
             for size in sorted(sizes):
-                if series:
-                    # Do not start a stage whose predicted time (growth so far, at least linear) exceeds the budget.
-                    nxt_ops = count_ops(bench.parse(generate(shape, size, target)))
+
+                def decide(ops: int) -> dict[str, str]:
+                    # Do not start a pass whose predicted time (growth so far, at least linear) exceeds the budget;
+                    # the baseline is always measured.
                     for stage in stages:
-                        if stage in skip:
+                        if not series or stage in skip or stage in BASE_STAGES:
                             continue
                         b = fit_exponent([(r.ops, r.seconds[stage]) for r in series if r.seconds.get(stage)])
-                        p = predicted(series[-1], nxt_ops, stage, b)
+                        p = predicted(series[-1], ops, stage, b)
                         if p is not None and p > budget:
                             skip[stage] = f"predicted {p:.0f} s > budget {budget:.0f} s"
-                row = bench.measure(shape, target, size, stages, dict(skip))
+                    return dict(skip)
+
+                row = bench.measure(shape, target, size, stages, decide)
                 series.append(row)
                 rows.append(row)
             for stage in stages:
@@ -328,6 +360,7 @@ def run(
             "machine": platform.machine(),
             "repeats": repeats,
             "budget_seconds": budget,
+            "repeat_budget_seconds": repeat_budget,
             "timing": "min over repeats of time.perf_counter around the stage; passes exclude parse/print",
             "ratio_target": RATIO_TARGET,
             "exponent_target": EXPONENT_TARGET,
@@ -363,6 +396,55 @@ def profile_stage(shape: str, target: str, size: int, stage: str, top: int = 30)
     return out.getvalue()
 
 
+def load_results(paths: Sequence[str]) -> tuple[list[Row], list[Fit], dict[str, Any] | None, list[str]]:
+    """Rows, fits, interpreter result and stages of earlier `--json` outputs (e.g. one run per shape/target)."""
+    rows: list[Row] = []
+    fits: list[Fit] = []
+    interp: dict[str, Any] | None = None
+    stages: list[str] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        stages += [s for s in data["stages"] if s not in stages]
+        for r in data["rows"]:
+            rows.append(Row(r["shape"], r["target"], r["size"], r["ops"], dict(r["seconds"]), dict(r["skipped"])))
+        fits += [Fit(**f) for f in data["fits"]]
+        got = data.get("interpreter")
+        if got and got.get("available"):
+            if interp is None:
+                interp = {"available": True, "targets": {}}
+            interp["targets"].update(got["targets"])
+        elif got and interp is None:
+            interp = got
+    return rows, fits, interp, [s for s in STAGES if s in stages]
+
+
+_LOG_LINE = re.compile(r"^\s*(\w+)\s+(\w+)\s+n=(\d+)\s+ops=(\d+)\s+(\w+)\s+([\d.]+) s$")
+
+
+def load_logs(paths: Sequence[str]) -> tuple[list[Row], list[Fit]]:
+    """Rows and fits rebuilt from the progress lines a run prints on stderr (for runs stopped before the end)."""
+    by_key: dict[tuple[str, str, int], Row] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = _LOG_LINE.match(line.rstrip("\n"))
+                if m is None:
+                    continue
+                shape, target, size, ops, stage, t = m.groups()
+                row = by_key.setdefault((shape, target, int(size)), Row(shape, target, int(size), int(ops)))
+                row.seconds[stage] = float(t)
+    rows = sorted(by_key.values(), key=lambda r: (SHAPES.index(r.shape), TARGETS.index(r.target), r.size))
+    fits: list[Fit] = []
+    for shape, target in dict.fromkeys((r.shape, r.target) for r in rows):
+        series = [r for r in rows if (r.shape, r.target) == (shape, target)]
+        for stage in STAGES:
+            pts = [(r.ops, r.seconds[stage]) for r in series if r.seconds.get(stage) is not None]
+            if pts:
+                fits.append(Fit(shape, target, stage, fit_exponent(pts), len(pts)))
+    return rows, fits
+
+
 def _sizes(text: str) -> list[int]:
     try:
         sizes = [int(s) for s in text.split(",") if s.strip()]
@@ -396,12 +478,18 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--stages", type=_choices(STAGES), default=list(STAGES),
                    help="subset of parse,verify,print,lavs,emk,both (parse and print are needed for the ratio)")
     p.add_argument("--repeats", type=int, default=3, help="repeats per measurement; the minimum is kept (default 3)")
-    p.add_argument("--budget", type=float, default=120.0,
-                   help="seconds: a stage predicted to take longer at the next size is skipped (default 120)")
+    p.add_argument("--budget", type=float, default=300.0,
+                   help="seconds: a pass predicted to take longer at the next size is skipped (default 300)")
+    p.add_argument("--repeat-budget", type=float, default=60.0,
+                   help="seconds: no further repeat of a measurement once this much was spent on it (default 60)")
     p.add_argument("--no-interpreter", action="store_true", help="skip the interpreter throughput")
     p.add_argument("--smoke", action="store_true", help="tiny sizes, one target, one repeat (CI: keeps it working)")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--from-json", nargs="+", metavar="FILE",
+                   help="print the table of earlier --json outputs (e.g. one run per shape and target) together")
+    p.add_argument("--from-log", nargs="+", metavar="FILE",
+                   help="print the table rebuilt from the progress lines (stderr) of runs, finished or not")
     p.add_argument("--profile", metavar="STAGE", choices=STAGES,
                    help="instead of the benchmark, cProfile STAGE on the first shape/target at the largest size")
     return p
@@ -412,12 +500,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
     if args.smoke:
         args.sizes, args.targets, args.repeats = list(SMOKE_SIZES), args.targets[:1], 1
+    if args.from_json:
+        rows, fits, interp, stages = load_results(args.from_json)
+        print(format_table(rows, fits, interp, stages))
+        return 0
+    if args.from_log:
+        rows, fits = load_logs(args.from_log)
+        print(format_table(rows, fits, None, [s for s in STAGES if any(s in r.seconds for r in rows)]))
+        return 0
     if args.profile:
         print(profile_stage(args.shapes[0], args.targets[0], max(args.sizes), args.profile))
         return 0
-    log = None if args.quiet or args.json else (lambda s: print(s, file=sys.stderr, flush=True))
+    log = None if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     result = run(args.shapes, args.targets, args.sizes, args.stages, args.repeats, args.budget,
-                 not args.no_interpreter, log, 2 if args.smoke else INTERP_ROUNDS)
+                 not args.no_interpreter, log, 2 if args.smoke else INTERP_ROUNDS, args.repeat_budget)
     rows, fits = result.pop("_rows"), result.pop("_fits")
     if args.json:
         json.dump(result, sys.stdout, indent=2)

@@ -126,3 +126,34 @@ def test_bad_sizes_are_rejected():
     proc = _bench("--sizes", "0,x")
     assert proc.returncode == 2
     assert "--sizes" in proc.stderr
+
+
+def test_tables_rebuilt_from_logs_and_json(runner, tmp_path):
+    """`--from-log` reads the progress lines of a run (finished or not); `--from-json` merges `--json` outputs."""
+    log = tmp_path / "run.err"
+    log.write_text(
+        "  long  a2a3  n=50    ops=663     parse     1.0000 s\n"
+        "  long  a2a3  n=50    ops=663     print     0.5000 s\n"
+        "  long  a2a3  n=50    ops=663     lavs      0.3000 s\n"
+        "  long  a2a3  n=500   ops=6630    parse    10.0000 s\n"
+        "  long  a2a3  n=500   ops=6630    print     5.0000 s\n"
+        "  long  a2a3  n=500   ops=6630    lavs      3.0000 s\n"
+        "some other line\n"
+    )
+    rows, fits = runner.load_logs([str(log)])
+    assert [(r.size, r.ops, r.ratio("lavs")) for r in rows] == [(50, 663, pytest.approx(0.2)), (500, 6630, pytest.approx(0.2))]
+    by_stage = {f.stage: f.exponent for f in fits}
+    assert by_stage["lavs"] == pytest.approx(1.0) and set(by_stage) == {"parse", "print", "lavs"}
+    data = {
+        "stages": ["parse", "print", "lavs"],
+        "rows": [dict(shape=r.shape, target=r.target, size=r.size, ops=r.ops, seconds=r.seconds, skipped={}) for r in rows],
+        "fits": [dict(shape=f.shape, target=f.target, stage=f.stage, exponent=f.exponent, points=f.points) for f in fits],
+        "interpreter": None,
+    }
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(data))
+    rows2, fits2, interp, stages = runner.load_results([str(path)])
+    assert [(r.size, r.seconds) for r in rows2] == [(r.size, r.seconds) for r in rows]
+    assert stages == ["parse", "print", "lavs"] and interp is None
+    table = runner.format_table(rows2, fits2, interp, stages)
+    assert "| long | a2a3 | 500 | 6630 | 10.0000 | 5.0000 | 15.0000 | 3.0000 | 0.20 |" in table
