@@ -6,7 +6,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from interp_util import kernel_module, run_kernel
+from kernelgen.interp_util import kernel_module, run_kernel
 
 RNG = np.random.default_rng(7)
 T48 = "!pto.tensor<4x8xf32>"
