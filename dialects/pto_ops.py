@@ -189,6 +189,11 @@ def split_mixed(values: Sequence[int | SSAValue]) -> tuple[list[int], list[SSAVa
     return static, dynamic
 
 
+def _merge(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
+    it = iter(dynamic)
+    return [next(it) if s == DYNAMIC else s for s in static]
+
+
 def _seg(*sizes: int) -> DenseArrayBase:
     return DenseArrayBase.from_list(i32, list(sizes))
 
@@ -211,8 +216,69 @@ class CreateTensorOp(IRDLOperation):
         super().__init__(result_types=[result_type])
 
 
+class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
+    """A window op: `%r = pto.<op> %x[offsets] [valid [sizes]] {attrs} : T_x -> T_r` (load, slice).
+
+    Subclasses define the IRDL fields: one leading operand, `offsets`, `valid_sizes`, `static_offsets`,
+    optional `static_valid`, one `result`."""
+
+    def __init__(
+        self,
+        base: SSAValue,
+        offsets: Sequence[int | SSAValue],
+        result_type: TileType,
+        valid: Sequence[int | SSAValue] | None = None,
+    ):
+        s_off, d_off = split_mixed(offsets)
+        attrs: dict[str, Attribute] = {"static_offsets": _dense(s_off)}
+        d_valid: list[SSAValue] = []
+        if valid is not None:
+            s_valid, d_valid = split_mixed(valid)
+            attrs["static_valid"] = _dense(s_valid)
+        attrs["operandSegmentSizes"] = _seg(1, len(d_off), len(d_valid))
+        super().__init__(operands=[base, d_off, d_valid], result_types=[result_type], attributes=attrs)
+
+    def get_mixed_valid(self) -> list[int | SSAValue] | None:
+        if self.static_valid is None:  # type: ignore[attr-defined]
+            return None
+        return _merge(self.static_valid.get_values(), self.valid_sizes)  # type: ignore[attr-defined]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _WindowOp:
+        base = parser.parse_operand()
+        s_off, d_off = parse_mixed_list(parser)
+        valid = None
+        if parser.parse_optional_keyword("valid") is not None:
+            s_val, d_val = parse_mixed_list(parser)
+            valid = _merge(s_val, d_val)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        op = cls(base, _merge(s_off, d_off), rtype, valid)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        base = self.operands[0]
+        printer.print_string(" ")
+        printer.print_operand(base)
+        print_mixed_list(printer, self.get_static_offsets(), self.offsets)  # type: ignore[attr-defined]
+        if self.static_valid is not None:  # type: ignore[attr-defined]
+            printer.print_string(" valid ")
+            print_mixed_list(printer, self.static_valid.get_values(), self.valid_sizes)  # type: ignore[attr-defined]
+        printer.print_op_attributes(
+            self.attributes, reserved_attr_names=("static_offsets", "static_valid", "operandSegmentSizes")
+        )
+        printer.print_string(" : ")
+        printer.print_attribute(base.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.results[0].type)
+
+
 @irdl_op_definition
-class LoadOp(IRDLOperation, _MixedOffsetsMixin):
+class LoadOp(_WindowOp):
     """`%t = pto.load %src[0, %i] [valid [%v, 128]] : !pto.tensor<..> -> !pto.tile<..>` — read a GM window."""
 
     name = "pto.load"
@@ -226,63 +292,6 @@ class LoadOp(IRDLOperation, _MixedOffsetsMixin):
     result = result_def(TileType)
     irdl_options = (AttrSizedOperandSegments(),)
     traits = traits_def(MemoryReadEffect())
-
-    def __init__(
-        self,
-        source: SSAValue,
-        offsets: Sequence[int | SSAValue],
-        result_type: TileType,
-        valid: Sequence[int | SSAValue] | None = None,
-    ):
-        s_off, d_off = split_mixed(offsets)
-        attrs: dict[str, Attribute] = {"static_offsets": _dense(s_off)}
-        d_valid: list[SSAValue] = []
-        if valid is not None:
-            s_valid, d_valid = split_mixed(valid)
-            attrs["static_valid"] = _dense(s_valid)
-        attrs["operandSegmentSizes"] = _seg(1, len(d_off), len(d_valid))
-        super().__init__(operands=[source, d_off, d_valid], result_types=[result_type], attributes=attrs)
-
-    def get_mixed_valid(self) -> list[int | SSAValue] | None:
-        if self.static_valid is None:
-            return None
-        out: list[int | SSAValue] = []
-        it = iter(self.valid_sizes)
-        for s in self.static_valid.get_values():
-            out.append(next(it) if s == DYNAMIC else s)
-        return out
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LoadOp:
-        source = parser.parse_operand()
-        s_off, d_off = parse_mixed_list(parser)
-        valid = None
-        if parser.parse_optional_keyword("valid") is not None:
-            s_val, d_val = parse_mixed_list(parser)
-            valid = _merge(s_val, d_val)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        parser.parse_type()
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        op = cls(source, _merge(s_off, d_off), rtype, valid)  # type: ignore[arg-type]
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
-        if self.static_valid is not None:
-            printer.print_string(" valid ")
-            print_mixed_list(printer, self.static_valid.get_values(), self.valid_sizes)
-        printer.print_op_attributes(
-            self.attributes, reserved_attr_names=("static_offsets", "static_valid", "operandSegmentSizes")
-        )
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         src = self.source.type
@@ -319,11 +328,6 @@ class LoadOp(IRDLOperation, _MixedOffsetsMixin):
                     )
         elif any(v == DYNAMIC for v in res.get_valid()):
             raise VerifyException("load result has a dynamic valid extent; give it as an operand: valid [%v, ...]")
-
-
-def _merge(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
-    it = iter(dynamic)
-    return [next(it) if s == DYNAMIC else s for s in static]
 
 
 @irdl_op_definition
@@ -515,7 +519,7 @@ class TransposeViewOp(_TransposeBase):
 
 
 @irdl_op_definition
-class SliceOp(IRDLOperation, _MixedOffsetsMixin):
+class SliceOp(_WindowOp):
     """`%s = pto.slice %a[0, %j] [valid [..]] : T1 -> T2` — a window of a tile (shape from the result type)."""
 
     name = "pto.slice"
@@ -529,56 +533,6 @@ class SliceOp(IRDLOperation, _MixedOffsetsMixin):
     result = result_def(TileType)
     irdl_options = (AttrSizedOperandSegments(),)
     traits = traits_def(Pure())
-
-    def __init__(
-        self,
-        src: SSAValue,
-        offsets: Sequence[int | SSAValue],
-        result_type: TileType,
-        valid: Sequence[int | SSAValue] | None = None,
-    ):
-        s_off, d_off = split_mixed(offsets)
-        attrs: dict[str, Attribute] = {"static_offsets": _dense(s_off)}
-        d_valid: list[SSAValue] = []
-        if valid is not None:
-            s_valid, d_valid = split_mixed(valid)
-            attrs["static_valid"] = _dense(s_valid)
-        attrs["operandSegmentSizes"] = _seg(1, len(d_off), len(d_valid))
-        super().__init__(operands=[src, d_off, d_valid], result_types=[result_type], attributes=attrs)
-
-    get_mixed_valid = LoadOp.get_mixed_valid
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SliceOp:
-        src = parser.parse_operand()
-        s_off, d_off = parse_mixed_list(parser)
-        valid = None
-        if parser.parse_optional_keyword("valid") is not None:
-            s_val, d_val = parse_mixed_list(parser)
-            valid = _merge(s_val, d_val)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        parser.parse_type()
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        op = cls(src, _merge(s_off, d_off), rtype, valid)  # type: ignore[arg-type]
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
-        if self.static_valid is not None:
-            printer.print_string(" valid ")
-            print_mixed_list(printer, self.static_valid.get_values(), self.valid_sizes)
-        printer.print_op_attributes(
-            self.attributes, reserved_attr_names=("static_offsets", "static_valid", "operandSegmentSizes")
-        )
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "slice source"), _tile(self.result, "slice result")
