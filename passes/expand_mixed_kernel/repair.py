@@ -34,6 +34,22 @@ def _move_region(src: Region, dst: Region) -> None:
     src.move_blocks(dst)
 
 
+def _install_narrowed(body: SideBody, old: Operation, new: Operation, keep: list[int]) -> Block:
+    """Put `new` (a copy of region op `old` keeping only results `keep`) in `old`'s place: it takes `old`'s
+    location, attributes and regions, and the kept results' names and uses. Returns the enclosing block."""
+    new.location = old.location
+    new.attributes.update(old.attributes)
+    for src, dst in zip(old.regions, new.regions):
+        _move_region(src, dst)
+    parent = old.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new, old)
+    for new_i, old_i in enumerate(keep):
+        new.results[new_i].name_hint = old.results[old_i].name_hint
+        body.replace_value(old.results[old_i], new.results[new_i])
+    return parent
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # 1/6. dead iter_args
 # ---------------------------------------------------------------------------------------------------------------
@@ -96,16 +112,7 @@ def _strip_while(body: SideBody, loop: scf.WhileOp) -> None:
         if j not in live_c:
             after.erase_arg(after.args[j])
     new_loop = scf.WhileOp([loop.arguments[i] for i in kb], [loop.res[j].type for j in kc], Region(), Region())
-    new_loop.location = loop.location
-    new_loop.attributes.update(loop.attributes)
-    _move_region(loop.before_region, new_loop.before_region)
-    _move_region(loop.after_region, new_loop.after_region)
-    parent = loop.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new_loop, loop)
-    for new_j, old_j in enumerate(kc):
-        new_loop.res[new_j].name_hint = loop.res[old_j].name_hint
-        body.replace_value(loop.res[old_j], new_loop.res[new_j])
+    _install_narrowed(body, loop, new_loop, kc)
     _transfer_origin(body, loop, new_loop)
     erase_op(loop)
 
@@ -139,15 +146,7 @@ def _strip_for(body: SideBody, loop: scf.ForOp) -> None:
         if i not in live:
             block.erase_arg(carries[i])
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [loop.iter_args[i] for i in keep], Region())
-    new_loop.location = loop.location
-    new_loop.attributes.update(loop.attributes)
-    _move_region(loop.body, new_loop.body)
-    parent = loop.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new_loop, loop)
-    for new_i, old_i in enumerate(keep):
-        new_loop.res[new_i].name_hint = loop.res[old_i].name_hint
-        body.replace_value(loop.res[old_i], new_loop.res[new_i])
+    _install_narrowed(body, loop, new_loop, keep)
     _transfer_origin(body, loop, new_loop)
     erase_op(loop)
 
@@ -247,16 +246,7 @@ def _strip_if(body: SideBody, op: scf.IfOp) -> None:
         y.parent_block().insert_op_before(ny, y)  # type: ignore[union-attr]
         erase_op(y)
     new_if = scf.IfOp(op.cond, [op.output[i].type for i in keep], Region(), Region())
-    new_if.location = op.location
-    new_if.attributes.update(op.attributes)
-    _move_region(op.true_region, new_if.true_region)
-    _move_region(op.false_region, new_if.false_region)
-    parent = op.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new_if, op)
-    for new_i, old_i in enumerate(keep):
-        new_if.output[new_i].name_hint = op.output[old_i].name_hint
-        body.replace_value(op.output[old_i], new_if.output[new_i])
+    parent = _install_narrowed(body, op, new_if, keep)
     dropped = [i for i in range(n) if i in dangling and op.output[i].uses]
     if dropped:
         orig_if = body.orig_of.get(op)
