@@ -21,6 +21,8 @@ The new tfree carries the tpop's `id` (never `split`) and the tpop's location.
 
 from __future__ import annotations
 
+import heapq
+
 from xdsl.dialects import func, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
@@ -29,7 +31,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import MoveOp, get_int_attr
 
 from ..common import with_loc
-from .pipe_metadata import VIEW_OPS, Side, nested_blocks, side_of, uses_any, yielded
+from .pipe_metadata import VIEW_OPS, Side, nested_blocks, side_of, yielded
 
 
 def finalize_tfrees(f: func.FuncOp, side: str) -> None:
@@ -75,11 +77,99 @@ def _reaches(v: SSAValue, chain: set[SSAValue], through_moves: bool, depth: int 
     return False
 
 
+def _pops_reached(v: SSAValue, s: Side, depth: int = 0) -> list[Operation]:
+    """The tpops of `s` that `v` may trace back to along the edges `_reaches` follows (any branch): a superset
+    of the chains an existing tfree can belong to, so only those are checked with `_reaches`."""
+    found: list[Operation] = []
+    stack = [v]
+    seen: set[SSAValue] = set()
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if isinstance(v, OpResult):
+            owner = v.op
+            if isinstance(owner, s.tpop):
+                found.append(owner)
+            elif isinstance(owner, VIEW_OPS) or isinstance(owner, MoveOp):
+                stack.append(owner.operands[0])
+            elif isinstance(owner, scf.IfOp):
+                for r in owner.regions:
+                    if r.blocks and len(yielded(r.blocks[0])) > v.index:
+                        stack.append(yielded(r.blocks[0])[v.index])
+            elif isinstance(owner, scf.ForOp):
+                if v.index < len(owner.iter_args):
+                    stack.append(owner.iter_args[v.index])
+                ys = yielded(owner.body.blocks[0])
+                if v.index < len(ys):
+                    stack.append(ys[v.index])
+        elif isinstance(v, BlockArgument):
+            parent = v.block.parent_op()
+            if isinstance(parent, scf.ForOp) and v.index > 0 and v.index - 1 < len(parent.iter_args):
+                stack.append(parent.iter_args[v.index - 1])
+    return found
+
+
 class _Chain:
     def __init__(self, pop: Operation):
         self.pop = pop
         self.values: set[SSAValue] = {pop.results[0]}
         self.existing: list[Operation] = []
+
+
+def _top_level(op: Operation, block: Block) -> Operation | None:
+    """`op` itself or the op enclosing it that sits directly in `block` (None when it is outside `block`)."""
+    anc: Operation | None = op
+    while anc is not None and anc.parent_block() is not block:
+        anc = anc.parent_op()
+    return anc
+
+
+def _last_use(
+    ch: _Chain, block: Block, ops: list[Operation], index: dict[Operation, int], skip: set[Operation]
+) -> int:
+    """Index in `block` of the last op reading a value of the chain (the tpop's own index when none does).
+
+    Use-driven: the users of every chain value are climbed to their op in `block` and visited in block order,
+    so that each op sees the chain as it is up to that op; a visited view op adds its results to the chain, a
+    visited `scf.if`/`scf.for` the results that carry the slot (`_reaches`). Every op reading a chain value is
+    reached this way (the results of an if/for only reach the chain through a read inside it), and ops in
+    `skip` (the existing tfrees) do not count as uses."""
+    start = index[ch.pop]
+    last = start
+    heap: list[int] = []
+    queued: set[int] = set()
+
+    def enqueue_users(v: SSAValue) -> None:
+        for use in v.uses:
+            anc = _top_level(use.operation, block)
+            if anc is None:
+                continue
+            i = index[anc]
+            if i > start and i not in queued:
+                queued.add(i)
+                heapq.heappush(heap, i)
+
+    enqueue_users(ch.pop.results[0])
+    while heap:
+        i = heapq.heappop(heap)
+        op = ops[i]
+        if op in skip:
+            continue
+        added: list[SSAValue] = []
+        if isinstance(op, (scf.IfOp, scf.ForOp)):
+            for r in op.results:
+                if r not in ch.values and _reaches(r, ch.values, through_moves=False):
+                    ch.values.add(r)
+                    added.append(r)
+        last = i
+        if isinstance(op, VIEW_OPS):
+            ch.values.update(op.results)
+            added.extend(op.results)
+        for r in added:
+            enqueue_users(r)
+    return last
 
 
 def _finalize_block(block: Block, s: Side) -> None:
@@ -96,7 +186,10 @@ def _finalize_block(block: Block, s: Side) -> None:
     for op in ops:
         if not isinstance(op, s.tfree):
             continue
+        candidates = set(_pops_reached(op.operands[0], s))
         for ch in chains:
+            if ch.pop not in candidates:
+                continue
             if index[ch.pop] < index[op] and _reaches(op.operands[0], {ch.pop.results[0]}, through_moves=True):
                 ch.existing.append(op)
                 if op.operands[0] is not ch.pop.results[0]:
@@ -108,21 +201,8 @@ def _finalize_block(block: Block, s: Side) -> None:
     # means "right before the terminator ops[k]".
     after: dict[float, list[Operation]] = {}
     for ch in chains:
-        start = index[ch.pop]
-        last = start
-        for i in range(start + 1, len(ops)):
-            op = ops[i]
-            if op in own_frees:
-                continue
-            if isinstance(op, (scf.IfOp, scf.ForOp)):
-                for r in op.results:
-                    if r not in ch.values and _reaches(r, ch.values, through_moves=False):
-                        ch.values.add(r)
-            if uses_any(op, ch.values):
-                last = i
-                if isinstance(op, VIEW_OPS):
-                    ch.values.update(op.results)
-        slot: float = last - 0.5 if last != start and ops[last].has_trait(IsTerminator) else last
+        last = _last_use(ch, block, ops, index, own_frees)
+        slot: float = last - 0.5 if last != index[ch.pop] and ops[last].has_trait(IsTerminator) else last
         keep = ch.existing[0] if ch.existing else None
         if keep is not None and index[keep] > last and not ops[last].has_trait(IsTerminator):
             slot = max(slot, index[keep])
