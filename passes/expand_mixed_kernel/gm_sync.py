@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import func
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 
 from pypto_mlir.dialects.pto_ops import LoadOp, StoreOp, TPopFromAicOp, TPushToAivOp
 from pypto_mlir.dialects.pto_types import TileType
@@ -40,12 +40,21 @@ class GmSync:
     origin_name: str | None = None
 
 
-def gm_origin(v: SSAValue) -> SSAValue:
-    """Follow `pto.store` results back to the tensor they write."""
-    seen = 0
-    while isinstance(v, OpResult) and isinstance(v.op, StoreOp) and seen < 10000:
+def gm_origin(v: SSAValue, memo: dict[SSAValue, SSAValue] | None = None) -> SSAValue:
+    """Follow `pto.store` results back to the tensor they write.
+
+    With `memo`, every value passed on the way is remembered with its origin, so resolving all the stores of
+    a chain costs one walk of the chain, not one per store."""
+    path: list[SSAValue] = []
+    while isinstance(v, OpResult) and isinstance(v.op, StoreOp) and len(path) < 10000:
+        if memo is not None and v in memo:
+            v = memo[v]
+            break
+        path.append(v)
         v = v.op.dest
-        seen += 1
+    if memo is not None:
+        for p in path:
+            memo[p] = v
     return v
 
 
@@ -58,9 +67,14 @@ def collect_gm_syncs(f: func.FuncOp, affinity: AffinityAnalysis) -> list[GmSync]
             stores.append(op)
         elif isinstance(op, LoadOp) and affinity.get(op) == Affinity.VECTOR:
             loads.append(op)
+    memo: dict[SSAValue, SSAValue] = {}
     by_origin: dict[SSAValue, list[StoreOp]] = {}
     for st in stores:
-        by_origin.setdefault(gm_origin(st.dest), []).append(st)
+        by_origin.setdefault(gm_origin(st.dest, memo), []).append(st)
+    loads_of: dict[SSAValue, list[LoadOp]] = {}
+    for ld in loads:
+        loads_of.setdefault(gm_origin(ld.source, memo), []).append(ld)
+    orders = _BlockOrders()
     syncs: list[GmSync] = []
     for origin, group in by_origin.items():
         if len(group) != 1:
@@ -68,7 +82,7 @@ def collect_gm_syncs(f: func.FuncOp, affinity: AffinityAnalysis) -> list[GmSync]
         st = group[0]
         if affinity.get(st) != Affinity.CUBE or not isinstance(st.tile.type, TileType):
             continue
-        match = _earliest_later_load(st, origin, loads)
+        match = _earliest_later_load(st, loads_of.get(origin, []), orders)
         if match is None:
             continue
         load, anchor = match
@@ -76,24 +90,44 @@ def collect_gm_syncs(f: func.FuncOp, affinity: AffinityAnalysis) -> list[GmSync]
     return syncs
 
 
-def _earliest_later_load(st: StoreOp, origin: SSAValue, loads: list[LoadOp]) -> tuple[LoadOp, Operation] | None:
+class _BlockOrders:
+    """Positions of the ops of a block (its own ops, and every op nested in it in walk order), computed once
+    per block."""
+
+    def __init__(self) -> None:
+        self._own: dict[Block, dict[Operation, int]] = {}
+        self._walk: dict[Block, dict[Operation, int]] = {}
+
+    def own(self, block: Block) -> dict[Operation, int]:
+        if block not in self._own:
+            self._own[block] = {op: i for i, op in enumerate(block.ops)}
+        return self._own[block]
+
+    def walk(self, block: Block) -> dict[Operation, int]:
+        if block not in self._walk:
+            self._walk[block] = {op: i for i, op in enumerate(block.walk())}
+        return self._walk[block]
+
+
+def _earliest_later_load(
+    st: StoreOp, loads: list[LoadOp], orders: _BlockOrders
+) -> tuple[LoadOp, Operation] | None:
+    """The first (in walk order) of `loads` (those of the store's origin) that comes after `st` in its block,
+    with the op of that block that is or encloses it."""
     block = st.parent_block()
     if block is None:
         return None
-    order = {op: i for i, op in enumerate(block.ops)}
+    order = orders.own(block)
     here = order[st]
     best: tuple[int, LoadOp, Operation] | None = None
-    walk_pos = {op: i for i, op in enumerate(block.walk())}
     for ld in loads:
-        if gm_origin(ld.source) is not origin:
-            continue
         # the op of the store's block that is (or encloses) the load
         anchor: Operation | None = ld
         while anchor is not None and anchor.parent_block() is not block:
             anchor = anchor.parent_op()
         if anchor is None or order[anchor] <= here:
             continue
-        key = walk_pos.get(ld, 0)
+        key = orders.walk(block).get(ld, 0)
         if best is None or key < best[0]:
             best = (key, ld, anchor)
     return (best[1], best[2]) if best is not None else None
