@@ -303,7 +303,9 @@ def _check_block_frees(f: func.FuncOp, s: Side, block: Block) -> None:
     name = _fname(f)
     outstanding: dict[SSAValue, Operation] = {}
     alias: dict[SSAValue, SSAValue] = {}
+    aliases_of: dict[SSAValue, list[SSAValue]] = {}
     freed: dict[SSAValue, Operation] = {}
+    dead: set[SSAValue] = set()  # the freed tiles and their views, kept in step with `freed` and `alias`
     for op in block.ops:
         if isinstance(op, (TFreeToAicOp, TFreeToAivOp)):
             v = op.operands[0]
@@ -324,9 +326,10 @@ def _check_block_frees(f: func.FuncOp, s: Side, block: Block) -> None:
                 )
             del outstanding[v]
             freed[v] = op
+            dead.add(v)
+            dead.update(aliases_of.get(v, ()))
             continue
-        if freed and not _is_terminator(op):
-            dead = {v for v in freed} | {a for a, root in alias.items() if root in freed}
+        if dead and not _is_terminator(op):
             if uses_any(op, dead):
                 v = next(x for inner in op.walk() for x in inner.operands if x in dead)
                 root = alias.get(v, v)
@@ -342,6 +345,9 @@ def _check_block_frees(f: func.FuncOp, s: Side, block: Block) -> None:
             root = alias.get(src, src)
             if root in outstanding or root in freed:
                 alias[op.results[0]] = root
+                aliases_of.setdefault(root, []).append(op.results[0])
+                if root in freed:
+                    dead.add(op.results[0])
         for inner in nested_blocks(op):
             _check_block_frees(f, s, inner)
     for v, pop in outstanding.items():
