@@ -271,17 +271,17 @@ def _removable(op: Operation) -> bool:
 
 
 def dce(body: SideBody) -> None:
-    """Erase unused value-producing ops (never stores, pops, setup, calls, or compound ops)."""
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(_walk_post(body.func.body.block))):
-            if op.parent is not None and _removable(op):
-                for r in op.results:
-                    body.undefined.pop(r, None)
-                body.orig_of.pop(op, None)
-                erase_op(op)
-                changed = True
+    """Erase unused value-producing ops (never stores, pops, setup, calls, or compound ops).
+
+    One pass in reverse post-order reaches the fixed point: an op is visited after every op that can read it
+    (those come later in its block, or nested in a later op), so when it is visited each of its users has
+    already been erased if it ever will be; and only ops without regions are erased."""
+    for op in reversed(list(_walk_post(body.func.body.block))):
+        if op.parent is not None and _removable(op):
+            for r in op.results:
+                body.undefined.pop(r, None)
+            body.orig_of.pop(op, None)
+            erase_op(op)
 
 
 # ---------------------------------------------------------------------------------------------------------------
