@@ -105,7 +105,9 @@ class SideBody:
 
     def make_undefined(self, like: Operation, originals: list[SSAValue | None]) -> Operation:
         """A placeholder op with `like`'s result types and names, standing for `originals` (not inserted)."""
-        ph = UnrealizedConversionCastOp.get([], [r.type for r in like.results])
+        # `create` skips IRDL's argument checking: a result-only cast cannot be malformed (and this runs for
+        # every dropped op)
+        ph = UnrealizedConversionCastOp.create(result_types=[r.type for r in like.results])
         with_loc(ph, like)
         self.placeholders.add(ph)
         for r, old, orig in zip(ph.results, like.results, originals):
