@@ -121,13 +121,34 @@ def _check_int_range(op: Operation, name: str, lo: int, hi: int | None, required
 # -- mixed static/dynamic index lists ---------------------------------------------------------------------------
 
 
+def parse_optional_defined_operand(parser: Parser) -> SSAValue | None:
+    """Parse `%name` (or `%name#i`) naming a value defined earlier, whose type the syntax does not repeat (the
+    dynamic entries of an offset or valid list may be `index` or any integer type)."""
+    operand = parser.parse_optional_unresolved_operand()
+    if operand is None:
+        return None
+    values = parser.ssa_values.get(operand.operand_name)
+    if values is None:
+        parser.raise_error(
+            f"%{operand.operand_name} is used before it is defined; a dynamic offset or size must be defined "
+            f"earlier in the function",
+            operand.span,
+        )
+    if operand.index >= len(values):
+        parser.raise_error(
+            f"%{operand.operand_name} has {len(values)} values, no #{operand.index}",
+            operand.span,
+        )
+    return values[operand.index]
+
+
 def parse_mixed_list(parser: Parser) -> tuple[list[int], list[SSAValue]]:
     """Parse `[0, %i, 16]` into (static values with DYNAMIC holes, dynamic operands)."""
     static: list[int] = []
     dynamic: list[SSAValue] = []
 
     def one() -> None:
-        operand = parser.parse_optional_operand()
+        operand = parse_optional_defined_operand(parser)
         if operand is not None:
             static.append(DYNAMIC)
             dynamic.append(operand)
@@ -245,7 +266,7 @@ class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
 
     @classmethod
     def parse(cls, parser: Parser) -> _WindowOp:
-        base = parser.parse_operand()
+        base_ref = parser.parse_unresolved_operand()
         s_off, d_off = parse_mixed_list(parser)
         valid = None
         if parser.parse_optional_keyword("valid") is not None:
@@ -253,7 +274,7 @@ class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
             valid = _merge(s_val, d_val)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        parser.parse_type()
+        base = parser.resolve_operand(base_ref, parser.parse_type())
         parser.parse_punctuation("->")
         rtype = parser.parse_type()
         op = cls(base, _merge(s_off, d_off), rtype, valid)  # type: ignore[arg-type]
@@ -357,15 +378,15 @@ class StoreOp(IRDLOperation, _MixedOffsetsMixin):
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
-        tile = parser.parse_operand()
+        tile_ref = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        dest = parser.parse_operand()
+        dest_ref = parser.parse_unresolved_operand()
         s_off, d_off = parse_mixed_list(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        parser.parse_type()
+        tile = parser.resolve_operand(tile_ref, parser.parse_type())
         parser.parse_punctuation(",")
-        parser.parse_type()
+        dest = parser.resolve_operand(dest_ref, parser.parse_type())
         op = cls(tile, dest, _merge(s_off, d_off))
         op.attributes.update(attrs)
         return op
@@ -575,12 +596,12 @@ class SetValidShapeOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SetValidShapeOp:
-        src = parser.parse_operand()
+        src_ref = parser.parse_unresolved_operand()
         parser.parse_keyword("valid")
         s_val, d_val = parse_mixed_list(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        parser.parse_type()
+        src = parser.resolve_operand(src_ref, parser.parse_type())
         parser.parse_punctuation("->")
         rtype = parser.parse_type()
         op = cls(src, _merge(s_val, d_val), rtype)  # type: ignore[arg-type]
@@ -1167,20 +1188,22 @@ class YieldOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> YieldOp:
-        values = []
+        refs = []
         attrs: dict[str, Attribute] = {}
-        first = parser.parse_optional_operand()
+        first = parser.parse_optional_unresolved_operand()
         if first is not None:
-            values.append(first)
+            refs.append(first)
             while parser.parse_optional_punctuation(",") is not None:
-                values.append(parser.parse_operand())
+                refs.append(parser.parse_unresolved_operand())
         attrs = parser.parse_optional_attr_dict()
-        if values:
+        values: list[SSAValue] = []
+        if refs:
             parser.parse_punctuation(":")
             pos = parser.pos
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            if len(types) != len(values):
-                parser.raise_error(f"pto.yield has {len(values)} values but {len(types)} types", pos, parser.pos)
+            if len(types) != len(refs):
+                parser.raise_error(f"pto.yield has {len(refs)} values but {len(types)} types", pos, parser.pos)
+            values = [parser.resolve_operand(r, t) for r, t in zip(refs, types)]
         op = cls(*values)
         op.attributes.update(attrs)
         return op

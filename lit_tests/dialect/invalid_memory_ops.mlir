@@ -83,6 +83,32 @@ func.func @f(%t: !pto.tensor<64x128xf32>) {
 
 // -----
 
+// The operand types written after `:` must be the operands' own types (they are checked, not ignored).
+func.func @f(%t: !pto.tensor<64x128xf32>) {
+  // expected-error@+1 {{operand is used with type !pto.tensor<64x64xf32>, but has been previously used or defined with type !pto.tensor<64x128xf32>}}
+  %a = pto.load %t[0, 0] : !pto.tensor<64x64xf32> -> !pto.tile<16x64xf32, vec>
+  func.return
+}
+
+// -----
+
+func.func @f(%t: !pto.tensor<64x128xf32>, %a: !pto.tile<16x128xf32, vec>) {
+  // expected-error@+1 {{operand is used with type !pto.tile<16x128xf16, vec>, but has been previously used or defined with type !pto.tile<16x128xf32, vec>}}
+  %o = pto.store %a, %t[0, 0] : !pto.tile<16x128xf16, vec>, !pto.tensor<64x128xf32>
+  func.return
+}
+
+// -----
+
+// A dynamic offset has no type in the syntax, so it must name a value defined before the op.
+func.func @f(%t: !pto.tensor<64x128xf32>) {
+  // expected-error@+1 {{%i is used before it is defined; a dynamic offset or size must be defined earlier in the function}}
+  %a = pto.load %t[%i, 0] : !pto.tensor<64x128xf32> -> !pto.tile<16x128xf32, vec>
+  func.return
+}
+
+// -----
+
 func.func @f(%t: !pto.tensor<64x128xf32>) {
   // expected-error@+1 {{load offsets has 1 dynamic entries but 0 SSA operands}}
   %a = "pto.load"(%t) {static_offsets = array<i64: -9223372036854775808, 0>, operandSegmentSizes = array<i32: 1, 0, 0>} : (!pto.tensor<64x128xf32>) -> !pto.tile<16x128xf32, vec>
