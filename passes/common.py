@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -45,3 +49,22 @@ def split_mode(f: func.FuncOp) -> str:
     """The function's split mode: `none` when absent."""
     attr = f.attributes.get("pto.split")
     return attr.data if isinstance(attr, SplitAttr) else "none"
+
+
+@contextmanager
+def old_heap_frozen() -> Iterator[None]:
+    """Keep the objects that exist when a pass starts (the input IR, and whatever the caller holds) out of the
+    cyclic garbage collector's scans while the pass runs; objects the pass creates are collected as usual.
+
+    A pass allocates many objects, which triggers full collections that walk the whole heap, most of it the
+    IR the pass starts from; in the compile-time benchmark that made ExpandMixedKernel 15-25 % slower on
+    large modules (docs/performance.md). The heap is unfrozen on exit. Nothing is done when the collector is
+    disabled or objects are already frozen (the caller manages the collector then)."""
+    if not gc.isenabled() or gc.get_freeze_count() > 0:
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -36,7 +36,7 @@ from pypto_mlir.dialects.pto_ops import SplitAivScopeOp, TransposeOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
-from ..common import kind_of, require_target, set_kind, split_mode
+from ..common import kind_of, old_heap_frozen, require_target, set_kind, split_mode
 from .boundaries import boundary_patterns
 from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function, top_level_callers
 from .hooks import (
@@ -232,9 +232,21 @@ def plan_callers(module: ModuleOp) -> dict[str, CallerPlan]:
 
 
 class ExpandMixedKernelPass(ModulePass):
+    """Split every mixed incore kernel into `@<f>_aic` + `@<f>_aiv` (+ the Group `@<f>` its callers need).
+
+    Guarantees on success (checked by `verify_mixed_kernel_expanded` before returning): no incore kernel is
+    left mixed; every cube<->vector boundary is a tpush/tpop pair in the target's layout; every tpop is freed
+    exactly once after its last use in its block; each expanded pair has its pipe setup; callers reach both
+    halves; the module verifies, and running the pass again changes nothing. On a rejected input a located
+    `PtoError` is raised and the module must be discarded."""
+
     name = "expand-mixed-kernel"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with old_heap_frozen():
+            self._apply(op)
+
+    def _apply(self, op: ModuleOp) -> None:
         target = require_target(op, PASS_NAME)
         for f in op.body.block.ops:
             if isinstance(f, func.FuncOp) and kind_of(f) == "incore":

@@ -23,7 +23,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.passes.analysis.affinity import is_mixed
 from pypto_mlir.passes.analysis.split_axis import split_dim_of
 
-from ..common import kind_of, split_mode
+from ..common import kind_of, old_heap_frozen, split_mode
 from . import regions
 from .lane_stride import scan_lane_stride
 from .lowering import PASS, SplitLowering, inject_subblock_idx
@@ -74,9 +74,21 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
 
 
 class LowerAutoVectorSplitPass(ModulePass):
+    """Lower every AUTO-split mixed incore kernel and every `split_aiv` region function to the explicit
+    `split_aiv` form.
+
+    Guarantees on success: each lowered function has `pto.split_aiv`, its vector ops work on one lane's half
+    (offsets localized by `pto.get_subblock_idx`), and its cube<->vector boundaries are `aiv_shard` /
+    `aic_gather` carrying the split code; other functions are unchanged; the module verifies. On a rejected
+    input a located `PtoError` is raised and the module must be discarded."""
+
     name = "lower-auto-vector-split"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with old_heap_frozen():
+            self._apply(op)
+
+    def _apply(self, op: ModuleOp) -> None:
         for f in list(op.walk()):
             if not isinstance(f, func.FuncOp) or kind_of(f) != "incore" or not f.body.blocks:
                 continue
