@@ -11,7 +11,11 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.excludes = ["Inputs", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.test_source_root, ".lit_out")
+# Where `%t` files go: `--param exec_root=DIR` (CMake passes its build tree), else lit_tests/.lit_out. Two lit
+# runs at once must use different roots, or they overwrite each other's `%t` files.
+config.test_exec_root = os.path.abspath(
+    lit_config.params.get("exec_root") or os.path.join(config.test_source_root, ".lit_out")
+)
 
 bindir = os.path.dirname(sys.executable)
 config.environment["PATH"] = os.pathsep.join([bindir, os.environ.get("PATH", "")])
