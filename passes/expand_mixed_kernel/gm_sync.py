@@ -121,10 +121,7 @@ def _earliest_later_load(
     here = order[st]
     best: tuple[int, LoadOp, Operation] | None = None
     for ld in loads:
-        # the op of the store's block that is (or encloses) the load
-        anchor: Operation | None = ld
-        while anchor is not None and anchor.parent_block() is not block:
-            anchor = anchor.parent_op()
+        anchor = block.find_ancestor_op_in_block(ld)  # the op of the store's block that is (or encloses) the load
         if anchor is None or order[anchor] <= here:
             continue
         key = orders.walk(block).get(ld, 0)

@@ -77,7 +77,7 @@ def _reaches(v: SSAValue, chain: set[SSAValue], through_moves: bool, depth: int 
     return False
 
 
-def _pops_reached(v: SSAValue, s: Side, depth: int = 0) -> list[Operation]:
+def _pops_reached(v: SSAValue, s: Side) -> list[Operation]:
     """The tpops of `s` that `v` may trace back to along the edges `_reaches` follows (any branch): a superset
     of the chains an existing tfree can belong to, so only those are checked with `_reaches`."""
     found: list[Operation] = []
@@ -118,14 +118,6 @@ class _Chain:
         self.existing: list[Operation] = []
 
 
-def _top_level(op: Operation, block: Block) -> Operation | None:
-    """`op` itself or the op enclosing it that sits directly in `block` (None when it is outside `block`)."""
-    anc: Operation | None = op
-    while anc is not None and anc.parent_block() is not block:
-        anc = anc.parent_op()
-    return anc
-
-
 def _last_use(
     ch: _Chain, block: Block, ops: list[Operation], index: dict[Operation, int], skip: set[Operation]
 ) -> int:
@@ -143,7 +135,7 @@ def _last_use(
 
     def enqueue_users(v: SSAValue) -> None:
         for use in v.uses:
-            anc = _top_level(use.operation, block)
+            anc = block.find_ancestor_op_in_block(use.operation)
             if anc is None:
                 continue
             i = index[anc]
