@@ -28,3 +28,11 @@
 // RUN: sed 's/split = 3 : i64/split = 1 : i64/' %S/Inputs/ragged_split.a2a3.mlir > %t.rag.mlir
 // RUN: not pypto-run --entry rag %t.rag.mlir 2>&1 | filecheck %s --check-prefix=RAG
 // RAG: error: split = 1 (up_down) does not fit the lanes' extents: the tile pushed at {{.*}}rag.mlir:12:5 has 13 valid cells on dim 0, so with a lane stride of 7 lane 0 holds 7 and lane 1 holds 6; expected split = 3
+
+// A popped tile read after its tfree: the slot may already hold the producer's next tile.  The read, the pop and
+// the free are all located.
+// RUN: sed -e '/tfree_to_aic/d' -e 's/^\(    %out_1 = pto.store .*\)$/    pto.tfree_to_aic %z_vec : !pto.tile<16x128xf32, vec>\n\1/' %S/Inputs/seed_example1.expanded.a5.mlir > %t.uaf.mlir
+// RUN: not pypto-run %t.uaf.mlir 2>&1 | filecheck %s --check-prefix=UAF
+// UAF: uaf.mlir:24:5: error: use of a tile after its slot was freed: the tile was popped from the c2v ring of pipe 0 at {{.*}}uaf.mlir:22:5 and its slot freed at {{.*}}uaf.mlir:23:5, so the producer may already have refilled the slot (on @compute_incore_0_aiv (AIV))
+// UAF-NEXT: uaf.mlir:22:5: note: the tile was popped here
+// UAF-NEXT: uaf.mlir:23:5: note: its slot was freed here

@@ -30,6 +30,7 @@ from .values import (
     SPLIT_NAMES,
     Buffer,
     InterpError,
+    SlotLease,
     Tile,
     gather_parts,
     lane_extents,
@@ -395,6 +396,8 @@ class Machine:
         if name == "scf.condition":
             return [self.get(env, o, op) for o in op.operands]
         args = [self.get(env, o, op) for o in op.operands]
+        if not isinstance(op, _PASS_THROUGH):
+            check_leases(op, args, ctx)
         try:
             h = HANDLERS.get(name)
             if h is not None:
@@ -406,6 +409,10 @@ class Machine:
                 results = yield from special(op, args, env, ctx)
         except InterpError as e:
             raise self.fail(ctx, op, str(e)) from None
+        if isinstance(op, SLOT_VIEW_OPS) and isinstance(args[0], Tile) and args[0].lease is not None:
+            for v in results:
+                if isinstance(v, Tile):
+                    v.lease = args[0].lease  # a view of a popped tile is a view of the same slot
         for r, v in zip(op.results, results or []):
             env[r] = v
         return None
@@ -738,7 +745,7 @@ class Machine:
                     f"at {loc_str(e.push_ops[prod])} has split = {pcode} ({SPLIT_NAMES[pcode]})"
                 )
         tile = self._deliver(op, e, ring, code, t, ctx)
-        tile.slot = (ring, e, me)
+        tile.lease = SlotLease(ring, e, me, op)
         e.popped[me] = op
         ring.popped[me] = n + 1
         ctx.group.progress += 1
@@ -818,20 +825,50 @@ class Machine:
     def _free(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> Gen:
         ring = self._ring(op, ctx, direction, side)
         me = self._producer_key(ctx)
-        slot = tile.slot
-        if slot is None or slot[0] is not ring:
+        lease = tile.lease
+        if lease is None or lease.ring is not ring:
             raise InterpError(
                 f"tfree without a tpop: this tile was not popped from the {ring.name()}, so there is no slot to free"
             )
-        _, e, who = slot
-        if who != me:
+        e = lease.entry
+        if lease.consumer != me:
             raise InterpError("tfree of a slot popped by another core")
         if me in e.freed:
             raise InterpError(f"the slot popped at {loc_str(e.popped[me])} is freed twice")
         e.freed.add(me)
+        lease.free_op = op
         ctx.group.progress += 1
         return []
         yield  # pragma: no cover
+
+
+# Ops whose result is a view of their first operand's buffer (per the reference: slice, reshape, transpose_view,
+# set_validshape; not `transpose` or `move`, which copy): a view of a popped tile aliases the same ring slot.
+SLOT_VIEW_OPS = (P.SliceOp, P.ReshapeOp, P.TransposeViewOp, P.SetValidShapeOp)
+
+# Ops that pass tiles on without reading their data (the reads happen where the values are used), and the tfrees,
+# which report a second free of a slot themselves.
+_PASS_THROUGH = (
+    func.ReturnOp, func.CallOp, scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.IfOp, scf.WhileOp, P.YieldOp,
+    P.SplitAivScopeOp, P.TFreeToAicOp, P.TFreeToAivOp,
+)
+
+
+def check_leases(op: Operation, args: list[Any], ctx: Ctx) -> None:
+    """A read of a tile whose ring slot was already freed is an error (the producer may have refilled the slot)."""
+    for a in args:
+        if isinstance(a, Tile) and a.lease is not None and a.lease.freed:
+            lease = a.lease
+            raise RunError(
+                f"use of a tile after its slot was freed: the tile was popped from the {lease.ring.name()} at "
+                f"{loc_str(lease.pop_op)} and its slot freed at {loc_str(lease.free_op)}, so the producer may already "
+                f"have refilled the slot (on {ctx.label})",
+                op=op,
+                notes=[
+                    (location_of(lease.pop_op), "the tile was popped here"),
+                    (location_of(lease.free_op), "its slot was freed here"),
+                ],
+            )
 
 
 def check_static_valid(t: TileType, part: Tile, lane: int, full_valid: int, stride: int, axis: int) -> None:

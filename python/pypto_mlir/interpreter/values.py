@@ -124,14 +124,34 @@ class Buffer:
 
 
 @dataclass(eq=False)
+class SlotLease:
+    """A consumer's hold on one ring slot, from its `tpop` to its `tfree`.
+
+    A popped tile is a view of the slot, not a copy: once the slot is freed the producer may refill it, so any
+    later read of the tile (or of a view derived from it) would see the next tile.  The machine reports such a
+    read as `use of a tile after its slot was freed`, naming the pop, the free and the read."""
+
+    ring: Any
+    entry: Any
+    consumer: Any
+    pop_op: Any
+    free_op: Any = None
+
+    @property
+    def freed(self) -> bool:
+        return self.free_op is not None
+
+
+@dataclass(eq=False)
 class Tile:
     """An on-chip tile: the full box in its storage dtype, the runtime valid extents, the type it was made with."""
 
     data: np.ndarray
     valid: tuple[int, ...]
     type: TileType
-    # Set on tiles that came out of a tpop: (ring, slot sequence number, lane) so tfree can release the slot.
-    slot: Any = field(default=None)
+    # Set on a tile that is a view of a ring slot (a popped tile, or a slot-view op's result derived from one): the
+    # lease of that slot, so tfree can release it and a read after the release is reported.
+    lease: SlotLease | None = field(default=None)
 
     @property
     def pad(self) -> str:
