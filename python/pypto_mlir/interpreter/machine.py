@@ -19,12 +19,14 @@ import numpy as np
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_types import KindAttr, SplitAttr, TensorType, TileType, tile_bytes
 
-from .semantics import HANDLERS, mixed_values
+from .registry import EFFECT, PLAIN, REGISTRY, impl_effect, impl_sync
+from .semantics import mixed_values
 from .values import (
     SPLIT_AXIS,
     SPLIT_NAMES,
@@ -390,23 +392,21 @@ class Machine:
 
     def exec_op(self, op: Operation, env: dict, ctx: Ctx) -> Gen:
         """Run one op; returns None, or the terminator's values when `op` ends its block."""
-        name = op.name
-        if name in ("func.return", "scf.yield", "pto.yield"):
-            return [self.get(env, o, op) for o in op.operands]
-        if name == "scf.condition":
+        if op.has_trait(IsTerminator):  # func.return, scf.yield, scf.condition, pto.yield
             return [self.get(env, o, op) for o in op.operands]
         args = [self.get(env, o, op) for o in op.operands]
         if not isinstance(op, _PASS_THROUGH):
             check_leases(op, args, ctx)
+        found = REGISTRY.lookup(type(op))
         try:
-            h = HANDLERS.get(name)
-            if h is not None:
-                results = h(op, args)
+            if found is None:
+                raise InterpError(f"the interpreter has no semantics for '{op.name}'")
+            if found.kind == PLAIN:
+                results = found.fn(op, args)
+            elif found.kind == EFFECT:
+                results = found.fn(self, op, args, env, ctx)
             else:
-                special = getattr(self, "op_" + name.replace(".", "_"), None)
-                if special is None:
-                    raise InterpError(f"the interpreter has no semantics for '{name}'")
-                results = yield from special(op, args, env, ctx)
+                results = yield from found.fn(self, op, args, env, ctx)
         except InterpError as e:
             raise self.fail(ctx, op, str(e)) from None
         if isinstance(op, SLOT_VIEW_OPS) and isinstance(args[0], Tile) and args[0].lease is not None:
@@ -418,7 +418,8 @@ class Machine:
         return None
 
     # -- control flow -----------------------------------------------------------------------------------------------
-    def op_scf_for(self, op: scf.ForOp, args, env, ctx) -> Gen:
+    @impl_sync(scf.ForOp)
+    def run_for(self, op: scf.ForOp, args, env, ctx) -> Gen:
         lb, ub, step = (int(a) for a in args[:3])
         if step <= 0:
             raise InterpError(f"scf.for step must be positive, got {step}")
@@ -434,13 +435,15 @@ class Machine:
             i += step
         return carried
 
-    def op_scf_if(self, op: scf.IfOp, args, env, ctx) -> Gen:
+    @impl_sync(scf.IfOp)
+    def run_if(self, op: scf.IfOp, args, env, ctx) -> Gen:
         region = op.true_region if int(args[0]) else op.false_region
         if not region.blocks:
             return []
         return (yield from self.exec_block(region.block, dict(env), ctx))
 
-    def op_scf_while(self, op: scf.WhileOp, args, env, ctx) -> Gen:
+    @impl_sync(scf.WhileOp)
+    def run_while(self, op: scf.WhileOp, args, env, ctx) -> Gen:
         vals = list(args)
         while True:
             benv = dict(env)
@@ -456,19 +459,20 @@ class Machine:
                 aenv[a] = v
             vals = yield from self.exec_block(after, aenv, ctx)
 
-    def op_func_call(self, op: func.CallOp, args, env, ctx) -> Gen:
+    @impl_sync(func.CallOp)
+    def run_call(self, op: func.CallOp, args, env, ctx) -> Gen:
         f = self.lookup(op.callee.root_reference.data, op)
         res = yield from self.call_function(f, args, ctx, op)
         return res
 
     # -- GM ---------------------------------------------------------------------------------------------------------
-    def op_pto_create_tensor(self, op: P.CreateTensorOp, args, env, ctx) -> Gen:
+    @impl_effect(P.CreateTensorOp)
+    def run_create_tensor(self, op: P.CreateTensorOp, args, env, ctx) -> list:
         t = op.result.type
         shape = static_shape(t, "tensor")
         from .values import np_dtype
 
         return [Buffer(np.zeros(shape, dtype=np_dtype(t.element_type)), name="create_tensor")]
-        yield  # pragma: no cover
 
     def _window(self, buf: Buffer, offs: list[int], box: tuple[int, ...], what: str) -> tuple:
         data = buf.data
@@ -485,7 +489,8 @@ class Machine:
             idx.append(o if d < lead else slice(o, o + ext))
         return tuple(idx)
 
-    def op_pto_load(self, op: P.LoadOp, args, env, ctx) -> Gen:
+    @impl_effect(P.LoadOp)
+    def run_load(self, op: P.LoadOp, args, env, ctx) -> list:
         buf = args[0]
         n_off = len(op.offsets)
         offs = mixed_values(op.get_static_offsets(), args[1 : 1 + n_off])
@@ -498,9 +503,9 @@ class Machine:
         vbox = tuple(max(0, min(v, b)) for v, b in zip(valid, box))
         idx = self._window(buf, offs, vbox, "load")
         return [repad(make_tile(np.array(buf.data[idx]), t, vbox))]
-        yield  # pragma: no cover
 
-    def op_pto_store(self, op: P.StoreOp, args, env, ctx) -> Gen:
+    @impl_effect(P.StoreOp)
+    def run_store(self, op: P.StoreOp, args, env, ctx) -> list:
         tile, buf = args[0], args[1]
         offs = mixed_values(op.get_static_offsets(), args[2:])
         if ctx.replay:
@@ -517,14 +522,14 @@ class Machine:
         else:
             buf.data[idx] = region
         return [buf]
-        yield  # pragma: no cover
 
     # -- lanes ------------------------------------------------------------------------------------------------------
-    def op_pto_get_subblock_idx(self, op, args, env, ctx) -> Gen:
+    @impl_effect(P.GetSubblockIdxOp)
+    def run_get_subblock_idx(self, op, args, env, ctx) -> list:
         return [ctx.lane or 0]
-        yield  # pragma: no cover
 
-    def op_pto_aiv_shard(self, op: P.AivShardOp, args, env, ctx) -> Gen:
+    @impl_effect(P.AivShardOp)
+    def run_aiv_shard(self, op: P.AivShardOp, args, env, ctx) -> list:
         (src,) = args
         split = P.get_int_attr(op, "split") or 0
         t = op.result.type
@@ -541,9 +546,9 @@ class Machine:
         part = shard_part(src, axis, ctx.lane, box, stride, t)
         check_static_valid(t, part, ctx.lane, src.valid[axis], stride, axis)
         return [part]
-        yield  # pragma: no cover
 
-    def op_pto_aic_gather(self, op: P.AicGatherOp, args, env, ctx) -> Gen:
+    @impl_sync(P.AicGatherOp)
+    def run_aic_gather(self, op: P.AicGatherOp, args, env, ctx) -> Gen:
         (src,) = args
         split = P.get_int_attr(op, "split") or 0
         t = op.result.type
@@ -561,7 +566,8 @@ class Machine:
             yield Wait(op, f"waits for the other lane to reach its aic_gather #{k + 1}")
         return [gather_parts([slot[0], slot[1]], split - 1, t)]
 
-    def op_pto_split_aiv_scope(self, op: P.SplitAivScopeOp, args, env, ctx) -> Gen:
+    @impl_sync(P.SplitAivScopeOp)
+    def run_split_aiv_scope(self, op: P.SplitAivScopeOp, args, env, ctx) -> Gen:
         mode = op.mode.data
         per_lane = mode == "none" or any(
             isinstance(o, (P.AivShardOp, P.AicGatherOp)) for o in op.body.walk()
@@ -583,13 +589,14 @@ class Machine:
         self._next_handle += 1
         return h
 
-    def op_pto_reserve_buffer(self, op: P.ReserveBufferOp, args, env, ctx) -> Gen:
+    @impl_effect(P.ReserveBufferOp)
+    def run_reserve_buffer(self, op: P.ReserveBufferOp, args, env, ctx) -> list:
         h = self._handle()
         ctx.buffers[h] = ("reserve", op.buffer_name.data, P.get_int_attr(op, "size") or 0, op)
         return [h]
-        yield  # pragma: no cover
 
-    def op_pto_import_peer_buffer(self, op: P.ImportPeerBufferOp, args, env, ctx) -> Gen:
+    @impl_effect(P.ImportPeerBufferOp)
+    def run_import_peer_buffer(self, op: P.ImportPeerBufferOp, args, env, ctx) -> list:
         h = self._handle()
         peer = op.peer_func.root_reference.data
         grp = ctx.group
@@ -597,9 +604,8 @@ class Machine:
             raise InterpError(f"import_peer_buffer names @{peer}, which is not a member of the running Group")
         ctx.buffers[h] = ("import", op.buffer_name.data, 0, op)
         return [h]
-        yield  # pragma: no cover
 
-    def _init_pipe(self, op, args, ctx: Ctx, side: str) -> Gen:
+    def _init_pipe(self, op, args, ctx: Ctx, side: str) -> list:
         if ctx.group is None or ctx.side != side:
             raise InterpError(f"'{op.name}' runs outside an {side.upper()} kernel of a Group")
         grp = ctx.group
@@ -648,13 +654,14 @@ class Machine:
             if dir_mask & bit and (pid, dname) not in grp.rings:
                 grp.rings[(pid, dname)] = Ring(pid, dname, slot_num, slot_size, grp.lanes)
         return []
-        yield  # pragma: no cover
 
-    def op_pto_aic_initialize_pipe(self, op, args, env, ctx) -> Gen:
-        return (yield from self._init_pipe(op, args, ctx, "aic"))
+    @impl_effect(P.AicInitializePipeOp)
+    def run_aic_initialize_pipe(self, op, args, env, ctx) -> list:
+        return self._init_pipe(op, args, ctx, "aic")
 
-    def op_pto_aiv_initialize_pipe(self, op, args, env, ctx) -> Gen:
-        return (yield from self._init_pipe(op, args, ctx, "aiv"))
+    @impl_effect(P.AivInitializePipeOp)
+    def run_aiv_initialize_pipe(self, op, args, env, ctx) -> list:
+        return self._init_pipe(op, args, ctx, "aiv")
 
     # -- transfer -----------------------------------------------------------------------------------------------------
     def _ring(self, op, ctx: Ctx, direction: str, side: str) -> Ring:
@@ -688,10 +695,12 @@ class Machine:
     def _producer_key(self, ctx: Ctx) -> Any:
         return "aic" if ctx.side == "aic" else ctx.lane or 0
 
-    def op_pto_tpush_to_aiv(self, op: P.TPushToAivOp, args, env, ctx) -> Gen:
+    @impl_sync(P.TPushToAivOp)
+    def run_tpush_to_aiv(self, op: P.TPushToAivOp, args, env, ctx) -> Gen:
         return (yield from self._push(op, args[0], ctx, "c2v", "aic"))
 
-    def op_pto_tpush_to_aic(self, op: P.TPushToAicOp, args, env, ctx) -> Gen:
+    @impl_sync(P.TPushToAicOp)
+    def run_tpush_to_aic(self, op: P.TPushToAicOp, args, env, ctx) -> Gen:
         return (yield from self._push(op, args[0], ctx, "v2c", "aiv"))
 
     def _push(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> Gen:
@@ -722,10 +731,12 @@ class Machine:
         ctx.group.progress += 1
         return []
 
-    def op_pto_tpop_from_aic(self, op: P.TPopFromAicOp, args, env, ctx) -> Gen:
+    @impl_sync(P.TPopFromAicOp)
+    def run_tpop_from_aic(self, op: P.TPopFromAicOp, args, env, ctx) -> Gen:
         return (yield from self._pop(op, ctx, "c2v", "aiv"))
 
-    def op_pto_tpop_from_aiv(self, op: P.TPopFromAivOp, args, env, ctx) -> Gen:
+    @impl_sync(P.TPopFromAivOp)
+    def run_tpop_from_aiv(self, op: P.TPopFromAivOp, args, env, ctx) -> Gen:
         return (yield from self._pop(op, ctx, "v2c", "aic"))
 
     def _pop(self, op, ctx: Ctx, direction: str, side: str) -> Gen:
@@ -816,13 +827,15 @@ class Machine:
                 f"lane 0 holds {e0} and lane 1 holds {e1}; {fix}"
             )
 
-    def op_pto_tfree_to_aic(self, op, args, env, ctx) -> Gen:
-        return (yield from self._free(op, args[0], ctx, "c2v", "aiv"))
+    @impl_effect(P.TFreeToAicOp)
+    def run_tfree_to_aic(self, op, args, env, ctx) -> list:
+        return self._free(op, args[0], ctx, "c2v", "aiv")
 
-    def op_pto_tfree_to_aiv(self, op, args, env, ctx) -> Gen:
-        return (yield from self._free(op, args[0], ctx, "v2c", "aic"))
+    @impl_effect(P.TFreeToAivOp)
+    def run_tfree_to_aiv(self, op, args, env, ctx) -> list:
+        return self._free(op, args[0], ctx, "v2c", "aic")
 
-    def _free(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> Gen:
+    def _free(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> list:
         ring = self._ring(op, ctx, direction, side)
         me = self._producer_key(ctx)
         lease = tile.lease
@@ -839,7 +852,6 @@ class Machine:
         lease.free_op = op
         ctx.group.progress += 1
         return []
-        yield  # pragma: no cover
 
 
 # Ops whose result is a view of their first operand's buffer (per the reference: slice, reshape, transpose_view,
@@ -849,8 +861,7 @@ SLOT_VIEW_OPS = (P.SliceOp, P.ReshapeOp, P.TransposeViewOp, P.SetValidShapeOp)
 # Ops that pass tiles on without reading their data (the reads happen where the values are used), and the tfrees,
 # which report a second free of a slot themselves.
 _PASS_THROUGH = (
-    func.ReturnOp, func.CallOp, scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.IfOp, scf.WhileOp, P.YieldOp,
-    P.SplitAivScopeOp, P.TFreeToAicOp, P.TFreeToAivOp,
+    func.CallOp, scf.ForOp, scf.IfOp, scf.WhileOp, P.SplitAivScopeOp, P.TFreeToAicOp, P.TFreeToAivOp,
 )
 
 
@@ -910,6 +921,3 @@ def _has_regions(f: func.FuncOp) -> bool:
     """Whether `f` still holds `split_aiv_scope` regions (then only the regions run per lane)."""
     return any(isinstance(o, P.SplitAivScopeOp) for o in f.walk())
 
-
-def _is_buffer(v: Any) -> bool:
-    return isinstance(v, Buffer)

@@ -1,8 +1,9 @@
 """Semantics of the side-effect-free `pto` ops and of `arith` (the one place they are defined).
 
-Each handler takes the op and its evaluated operands and returns the list of results.  Ops with effects on the
-machine (load/store on GM, cross-core transfer, pipe setup, lanes, calls, control flow) live in `machine.py`.
-See `docs/interpreter.md` for the table in prose.
+Each implementation is registered for its op classes with `@impl` (see `registry.py`): it takes the op and its
+evaluated operands and returns the list of results.  Ops with effects on the machine (load/store on GM,
+cross-core transfer, pipe setup, lanes, calls, control flow) live in `machine.py`.  See `docs/interpreter.md` for
+the table in prose.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation
 
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
+from .registry import impl
 from .values import (
     InterpError,
     Tile,
@@ -31,16 +33,6 @@ from .values import (
 )
 
 Handler = Callable[[Operation, list[Any]], list[Any]]
-HANDLERS: dict[str, Handler] = {}
-
-
-def handler(*names: str):
-    def deco(fn: Handler) -> Handler:
-        for n in names:
-            HANDLERS[n] = fn
-        return fn
-
-    return deco
 
 
 def rtype(op: Operation, i: int = 0) -> TileType:
@@ -53,10 +45,6 @@ def rtype(op: Operation, i: int = 0) -> TileType:
 def cval(tile: Tile) -> np.ndarray:
     """The tile's full box in its compute dtype (f32 for floats, int64 for ints)."""
     return tile.data.astype(compute_dtype(tile.data.dtype))
-
-
-def result_valid(op: Operation, derived: tuple[int, ...]) -> tuple[int, ...]:
-    return derived
 
 
 def emit(op: Operation, values: np.ndarray, valid: tuple[int, ...]) -> Tile:
@@ -77,21 +65,21 @@ def scalar_to_py(v: Any) -> Any:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-@handler("pto.create")
+@impl(P.CreateOp)
 def _create(op, args):
     t = rtype(op)
     shape = static_shape(t)
     return [emit(op, np.zeros(shape), shape)]
 
 
-@handler("pto.full")
+@impl(P.FullOp)
 def _full(op, args):
     t = rtype(op)
     shape = static_shape(t)
     return [emit(op, np.full(shape, scalar_to_py(args[0])), shape)]
 
 
-@handler("pto.ci")
+@impl(P.CiOp)
 def _ci(op, args):
     t = rtype(op)
     shape = static_shape(t)
@@ -99,7 +87,7 @@ def _ci(op, args):
     return [emit(op, (np.arange(n) + int(args[0])).reshape(shape), shape)]
 
 
-@handler("pto.random")
+@impl(P.RandomOp)
 def _random(op, args):
     t = rtype(op)
     shape = static_shape(t)
@@ -107,14 +95,14 @@ def _random(op, args):
     return [emit(op, rng.uniform(-1.0, 1.0, size=shape), shape)]
 
 
-@handler("pto.move")
+@impl(P.MoveOp)
 def _move(op, args):
     (a,) = args
     # Layout, fractal and memory space change the physical placement only; the logical values are kept.
     return [emit(op, a.data, a.valid)]
 
 
-@handler("pto.reshape")
+@impl(P.ReshapeOp)
 def _reshape(op, args):
     (a,) = args
     t = rtype(op)
@@ -129,7 +117,7 @@ def _reshape(op, args):
     return [emit(op, a.data.reshape(shape), shape)]
 
 
-@handler("pto.transpose", "pto.transpose_view")
+@impl(P.TransposeOp, P.TransposeViewOp)
 def _transpose(op, args):
     (a,) = args
     axes = op.get_axes()
@@ -141,7 +129,7 @@ def mixed_values(static: tuple[int, ...], dynamic: list[Any]) -> list[int]:
     return [int(next(it)) if s == DYNAMIC else int(s) for s in static]
 
 
-@handler("pto.slice")
+@impl(P.SliceOp)
 def _slice(op: P.SliceOp, args):
     a = args[0]
     n_off = len(op.offsets)
@@ -159,7 +147,7 @@ def _slice(op: P.SliceOp, args):
     return [emit(op, a.data[win], valid)]
 
 
-@handler("pto.set_validshape")
+@impl(P.SetValidShapeOp)
 def _set_valid(op: P.SetValidShapeOp, args):
     a = args[0]
     valid = tuple(mixed_values(op.static_valid.get_values(), args[1:]))
@@ -185,19 +173,19 @@ def _mm_valid(lhs: Tile, rhs: Tile) -> tuple[int, ...]:
     return tuple(lhs.valid[:-1]) + (rhs.valid[-1],)
 
 
-@handler("pto.matmul", "pto.gemv", "pto.batch_matmul")
+@impl(P.MatmulOp, P.GemvOp, P.BatchMatmulOp)
 def _matmul(op, args):
     lhs, rhs = args
     return [emit(op, _mm(lhs, rhs), _mm_valid(lhs, rhs))]
 
 
-@handler("pto.matmul_acc", "pto.gemv_acc", "pto.batch_matmul_acc")
+@impl(P.MatmulAccOp, P.GemvAccOp, P.BatchMatmulAccOp)
 def _matmul_acc(op, args):
     acc, lhs, rhs = args
     return [emit(op, acc.data.astype(np.float32) + _mm(lhs, rhs), acc.valid)]
 
 
-@handler("pto.matmul_bias", "pto.gemv_bias")
+@impl(P.MatmulBiasOp, P.GemvBiasOp)
 def _matmul_bias(op, args):
     lhs, rhs, bias = args
     return [emit(op, _mm(lhs, rhs) + bias.data.astype(np.float32), _mm_valid(lhs, rhs))]
@@ -238,25 +226,33 @@ def _binop(kind: str, a: np.ndarray, b: Any) -> np.ndarray:
         return _BINARY[kind](a, b)
 
 
-for _k in _BINARY:
+def _mk_bin(kind: str) -> Handler:
+    def fn(op, args):
+        a, b = args
+        return [emit(op, _binop(kind, cval(a), cval(b)), _min_valid(a, b))]
 
-    def _mk_bin(kind: str) -> Handler:
-        def fn(op, args):
-            a, b = args
-            return [emit(op, _binop(kind, cval(a), cval(b)), _min_valid(a, b))]
+    return fn
 
-        return fn
 
-    def _mk_scalar(kind: str) -> Handler:
-        def fn(op, args):
-            a, s = args
-            c = cval(a)
-            return [emit(op, _binop(kind, c, np.asarray(scalar_to_py(s)).astype(c.dtype)), a.valid)]
+def _mk_scalar(kind: str) -> Handler:
+    def fn(op, args):
+        a, s = args
+        c = cval(a)
+        return [emit(op, _binop(kind, c, np.asarray(scalar_to_py(s)).astype(c.dtype)), a.valid)]
 
-        return fn
+    return fn
 
-    HANDLERS[f"pto.{_k}"] = _mk_bin(_k)
-    HANDLERS[f"pto.{_k}s"] = _mk_scalar(_k)
+
+for _tile_op, _scalar_op, _k in (
+    (P.AddOp, P.AddsOp, "add"),
+    (P.SubOp, P.SubsOp, "sub"),
+    (P.MulOp, P.MulsOp, "mul"),
+    (P.DivOp, P.DivsOp, "div"),
+    (P.MaxOp, P.MaxsOp, "max"),
+    (P.MinOp, P.MinsOp, "min"),
+):
+    impl(_tile_op)(_mk_bin(_k))
+    impl(_scalar_op)(_mk_scalar(_k))
 
 
 def _unary(fn: Callable[[np.ndarray], np.ndarray]) -> Handler:
@@ -268,17 +264,17 @@ def _unary(fn: Callable[[np.ndarray], np.ndarray]) -> Handler:
     return h
 
 
-HANDLERS["pto.exp"] = _unary(np.exp)
-HANDLERS["pto.log"] = _unary(np.log)
-HANDLERS["pto.sqrt"] = _unary(np.sqrt)
-HANDLERS["pto.rsqrt"] = _unary(lambda x: 1.0 / np.sqrt(x))
-HANDLERS["pto.recip"] = _unary(lambda x: 1.0 / x if x.dtype.kind == "f" else _int_div(np.ones_like(x), x))
-HANDLERS["pto.neg"] = _unary(np.negative)
-HANDLERS["pto.abs"] = _unary(np.abs)
-HANDLERS["pto.relu"] = _unary(lambda x: np.maximum(x, 0))
+impl(P.ExpOp)(_unary(np.exp))
+impl(P.LogOp)(_unary(np.log))
+impl(P.SqrtOp)(_unary(np.sqrt))
+impl(P.RsqrtOp)(_unary(lambda x: 1.0 / np.sqrt(x)))
+impl(P.RecipOp)(_unary(lambda x: 1.0 / x if x.dtype.kind == "f" else _int_div(np.ones_like(x), x)))
+impl(P.NegOp)(_unary(np.negative))
+impl(P.AbsOp)(_unary(np.abs))
+impl(P.ReluOp)(_unary(lambda x: np.maximum(x, 0)))
 
 
-@handler("pto.cast")
+@impl(P.CastOp)
 def _cast(op, args):
     (a,) = args
     # make_tile converts to the result's storage dtype: round-to-nearest-even for floats, saturating rint for ints.
@@ -305,9 +301,15 @@ def _mk_reduce(kind: str, axis: int) -> Handler:
     return fn
 
 
-for _k in _REDUCE:
-    HANDLERS[f"pto.row_{_k}"] = _mk_reduce(_k, 1)
-    HANDLERS[f"pto.col_{_k}"] = _mk_reduce(_k, 0)
+for _op, _k, _axis in (
+    (P.RowSumOp, "sum", 1),
+    (P.RowMaxOp, "max", 1),
+    (P.RowMinOp, "min", 1),
+    (P.ColSumOp, "sum", 0),
+    (P.ColMaxOp, "max", 0),
+    (P.ColMinOp, "min", 0),
+):
+    impl(_op)(_mk_reduce(_k, _axis))
 
 
 def _mk_expand(kind: str) -> Handler:
@@ -318,9 +320,17 @@ def _mk_expand(kind: str) -> Handler:
     return fn
 
 
-for _k in ("add", "sub", "mul", "div"):
-    HANDLERS[f"pto.row_expand_{_k}"] = _mk_expand(_k)
-    HANDLERS[f"pto.col_expand_{_k}"] = _mk_expand(_k)
+for _op, _k in (
+    (P.RowExpandAddOp, "add"),
+    (P.RowExpandSubOp, "sub"),
+    (P.RowExpandMulOp, "mul"),
+    (P.RowExpandDivOp, "div"),
+    (P.ColExpandAddOp, "add"),
+    (P.ColExpandSubOp, "sub"),
+    (P.ColExpandMulOp, "mul"),
+    (P.ColExpandDivOp, "div"),
+):
+    impl(_op)(_mk_expand(_k))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -353,7 +363,7 @@ def _unsigned(v: int, t: Attribute) -> int:
     return int(v) & ((1 << w) - 1)
 
 
-@handler("arith.constant")
+@impl(arith.ConstantOp)
 def _const(op: arith.ConstantOp, args):
     v = op.value
     t = op.result.type
@@ -398,26 +408,26 @@ def _ceildiv(a: int, b: int) -> int:
     return -((-a) // b)
 
 
-HANDLERS["arith.addi"] = _int_binary(lambda a, b, t: a + b)
-HANDLERS["arith.subi"] = _int_binary(lambda a, b, t: a - b)
-HANDLERS["arith.muli"] = _int_binary(lambda a, b, t: a * b)
-HANDLERS["arith.divsi"] = _int_binary(lambda a, b, t: _sdiv(a, b))
-HANDLERS["arith.remsi"] = _int_binary(lambda a, b, t: _srem(a, b))
-HANDLERS["arith.floordivsi"] = _int_binary(lambda a, b, t: _floordiv(a, b))
-HANDLERS["arith.ceildivsi"] = _int_binary(lambda a, b, t: _ceildiv(a, b))
-HANDLERS["arith.divui"] = _int_binary(lambda a, b, t: _floordiv(_unsigned(a, t), _unsigned(b, t)))
-HANDLERS["arith.remui"] = _int_binary(lambda a, b, t: _unsigned(a, t) - _floordiv(_unsigned(a, t), _unsigned(b, t)) * _unsigned(b, t))
-HANDLERS["arith.ceildivui"] = _int_binary(lambda a, b, t: _ceildiv(_unsigned(a, t), _unsigned(b, t)))
-HANDLERS["arith.minsi"] = _int_binary(lambda a, b, t: min(a, b))
-HANDLERS["arith.maxsi"] = _int_binary(lambda a, b, t: max(a, b))
-HANDLERS["arith.minui"] = _int_binary(lambda a, b, t: a if _unsigned(a, t) <= _unsigned(b, t) else b)
-HANDLERS["arith.maxui"] = _int_binary(lambda a, b, t: a if _unsigned(a, t) >= _unsigned(b, t) else b)
-HANDLERS["arith.andi"] = _int_binary(lambda a, b, t: a & b)
-HANDLERS["arith.ori"] = _int_binary(lambda a, b, t: a | b)
-HANDLERS["arith.xori"] = _int_binary(lambda a, b, t: a ^ b)
-HANDLERS["arith.shli"] = _int_binary(lambda a, b, t: a << b)
-HANDLERS["arith.shrsi"] = _int_binary(lambda a, b, t: a >> b)
-HANDLERS["arith.shrui"] = _int_binary(lambda a, b, t: _unsigned(a, t) >> b)
+impl(arith.AddiOp)(_int_binary(lambda a, b, t: a + b))
+impl(arith.SubiOp)(_int_binary(lambda a, b, t: a - b))
+impl(arith.MuliOp)(_int_binary(lambda a, b, t: a * b))
+impl(arith.DivSIOp)(_int_binary(lambda a, b, t: _sdiv(a, b)))
+impl(arith.RemSIOp)(_int_binary(lambda a, b, t: _srem(a, b)))
+impl(arith.FloorDivSIOp)(_int_binary(lambda a, b, t: _floordiv(a, b)))
+impl(arith.CeilDivSIOp)(_int_binary(lambda a, b, t: _ceildiv(a, b)))
+impl(arith.DivUIOp)(_int_binary(lambda a, b, t: _floordiv(_unsigned(a, t), _unsigned(b, t))))
+impl(arith.RemUIOp)(_int_binary(lambda a, b, t: _unsigned(a, t) - _floordiv(_unsigned(a, t), _unsigned(b, t)) * _unsigned(b, t)))
+impl(arith.CeilDivUIOp)(_int_binary(lambda a, b, t: _ceildiv(_unsigned(a, t), _unsigned(b, t))))
+impl(arith.MinSIOp)(_int_binary(lambda a, b, t: min(a, b)))
+impl(arith.MaxSIOp)(_int_binary(lambda a, b, t: max(a, b)))
+impl(arith.MinUIOp)(_int_binary(lambda a, b, t: a if _unsigned(a, t) <= _unsigned(b, t) else b))
+impl(arith.MaxUIOp)(_int_binary(lambda a, b, t: a if _unsigned(a, t) >= _unsigned(b, t) else b))
+impl(arith.AndIOp)(_int_binary(lambda a, b, t: a & b))
+impl(arith.OrIOp)(_int_binary(lambda a, b, t: a | b))
+impl(arith.XOrIOp)(_int_binary(lambda a, b, t: a ^ b))
+impl(arith.ShLIOp)(_int_binary(lambda a, b, t: a << b))
+impl(arith.ShRSIOp)(_int_binary(lambda a, b, t: a >> b))
+impl(arith.ShRUIOp)(_int_binary(lambda a, b, t: _unsigned(a, t) >> b))
 
 
 def _float_binary(fn: Callable[[Any, Any], Any]) -> Handler:
@@ -430,17 +440,17 @@ def _float_binary(fn: Callable[[Any, Any], Any]) -> Handler:
     return h
 
 
-HANDLERS["arith.addf"] = _float_binary(lambda a, b: a + b)
-HANDLERS["arith.subf"] = _float_binary(lambda a, b: a - b)
-HANDLERS["arith.mulf"] = _float_binary(lambda a, b: a * b)
-HANDLERS["arith.divf"] = _float_binary(lambda a, b: a / b)
-HANDLERS["arith.maximumf"] = _float_binary(lambda a, b: np.maximum(a, b))
-HANDLERS["arith.minimumf"] = _float_binary(lambda a, b: np.minimum(a, b))
-HANDLERS["arith.maxnumf"] = _float_binary(lambda a, b: np.fmax(a, b))
-HANDLERS["arith.minnumf"] = _float_binary(lambda a, b: np.fmin(a, b))
+impl(arith.AddfOp)(_float_binary(lambda a, b: a + b))
+impl(arith.SubfOp)(_float_binary(lambda a, b: a - b))
+impl(arith.MulfOp)(_float_binary(lambda a, b: a * b))
+impl(arith.DivfOp)(_float_binary(lambda a, b: a / b))
+impl(arith.MaximumfOp)(_float_binary(lambda a, b: np.maximum(a, b)))
+impl(arith.MinimumfOp)(_float_binary(lambda a, b: np.minimum(a, b)))
+impl(arith.MaxnumfOp)(_float_binary(lambda a, b: np.fmax(a, b)))
+impl(arith.MinnumfOp)(_float_binary(lambda a, b: np.fmin(a, b)))
 
 
-@handler("arith.negf")
+@impl(arith.NegfOp)
 def _negf(op, args):
     return [float_scalar(-np.float64(args[0]), op.results[0].type)]
 
@@ -459,7 +469,7 @@ _CMPI = {
 }
 
 
-@handler("arith.cmpi")
+@impl(arith.CmpiOp)
 def _cmpi(op, args):
     a, b = (int(x) for x in args)
     t = op.operands[0].type
@@ -467,7 +477,7 @@ def _cmpi(op, args):
     return [int(bool(_CMPI[pred](a, b, lambda v: _unsigned(v, t))))]
 
 
-@handler("arith.cmpf")
+@impl(arith.CmpfOp)
 def _cmpf(op, args):
     a, b = (float(x) for x in args)
     pred = op.predicate.value.data
@@ -490,33 +500,33 @@ def _cmpf(op, args):
     return [int(r)]
 
 
-@handler("arith.select")
+@impl(arith.SelectOp)
 def _select(op, args):
     c, a, b = args
     return [a if int(c) else b]
 
 
-@handler("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.trunci")
+@impl(arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)
 def _icast(op, args):
     return [wrap_int(int(args[0]), op.results[0].type)]
 
 
-@handler("arith.extui")
+@impl(arith.ExtUIOp)
 def _extui(op, args):
     return [wrap_int(_unsigned(int(args[0]), op.operands[0].type), op.results[0].type)]
 
 
-@handler("arith.sitofp", "arith.extf", "arith.truncf")
+@impl(arith.SIToFPOp, arith.ExtFOp, arith.TruncFOp)
 def _tofp(op, args):
     return [float_scalar(np.float64(args[0]), op.results[0].type)]
 
 
-@handler("arith.uitofp")
+@impl(arith.UIToFPOp)
 def _uitofp(op, args):
     return [float_scalar(_unsigned(int(args[0]), op.operands[0].type), op.results[0].type)]
 
 
-@handler("arith.fptosi", "arith.fptoui")
+@impl(arith.FPToSIOp, arith.FPToUIOp)
 def _fptosi(op, args):
     v = float(args[0])
     if math.isnan(v) or math.isinf(v):
@@ -524,8 +534,4 @@ def _fptosi(op, args):
     return [wrap_int(int(v), op.results[0].type)]
 
 
-def is_index_like(t: Attribute) -> bool:
-    return isinstance(t, (IndexType, IntegerType))
-
-
-__all__ = ["HANDLERS", "InterpError", "mixed_values", "scalar_to_py", "to_storage"]
+__all__ = ["InterpError", "mixed_values", "scalar_to_py", "to_storage"]
