@@ -4,7 +4,8 @@
 // tfree insertion (reference §4.2), the same on both targets: every tpop gets exactly one tfree of its side's
 // kind on the popped value, placed after the last use in its block — following view aliases (slice, reshape)
 // and scf.if results —, after a loop that uses it, right after an unused tpop, right before a trailing
-// yield that is the last use; a hand-written tfree that comes too early is moved.
+// yield that is the last use; a tile the yield passes on to a live reader (loop result, if result) is copied
+// first; a hand-written tfree that comes too early is moved.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // Aliases: the slot stays in use while the slice/reshape views of the popped tile are read.
   // CHECK-LABEL: func.func @aliases_aiv(
@@ -104,12 +105,16 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %res : !pto.tensor<16x128xf32>
   }
 
-  // The trailing yield is the last use of the popped tile: the tfree goes right before it.
+  // The yield passes the popped tile out of the loop and the loop result %last is read after the loop: the
+  // slot cannot be freed while %last still names it (the cube would refill it), so the yield passes a copy and
+  // the slot is freed right after the copy, before the yield.  The store after the loop reads the copy.
   // CHECK-LABEL: func.func @before_yield_aiv(
-  // CHECK:      scf.for
+  // CHECK:      %last = scf.for
   // CHECK-NEXT:   %part_vec = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>
+  // CHECK-NEXT:   %part_vec_copy = pto.move %part_vec : !pto.tile<16x128xf32, vec> -> !pto.tile<16x128xf32, vec>
   // CHECK-NEXT:   pto.tfree_to_aic %part_vec : !pto.tile<16x128xf32, vec>
-  // CHECK-NEXT:   scf.yield %part_vec
+  // CHECK-NEXT:   scf.yield %part_vec_copy
+  // CHECK:      pto.store %last, %out[0, 0]
   func.func @before_yield(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>,
                           %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
       attributes {pto.kind = #pto.kind<incore>} {
@@ -127,6 +132,35 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       scf.yield %part_vec : !pto.tile<16x128xf32, vec>
     }
     %out_1 = pto.store %last, %out[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+    func.return %out_1 : !pto.tensor<16x128xf32>
+  }
+
+  // A tile popped inside a branch and passed out as the scf.if result, read after the if: the branch frees its
+  // slot, so it passes a copy.
+  // CHECK-LABEL: func.func @out_of_branch_aiv(
+  // CHECK:      %v = scf.if %flag
+  // CHECK-NEXT:   %z_vec = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>
+  // CHECK-NEXT:   %z_vec_copy = pto.move %z_vec
+  // CHECK-NEXT:   pto.tfree_to_aic %z_vec
+  // CHECK-NEXT:   scf.yield %z_vec_copy
+  // CHECK:      %e = pto.exp %v
+  func.func @out_of_branch(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>,
+                           %out: !pto.tensor<16x128xf32> {pto.out}, %flag: i1) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>} {
+    %x_mat = pto.load %x[0, 0] : !pto.tensor<16x128xbf16> -> !pto.tile<16x128xbf16, mat>
+    %x_left = pto.move %x_mat : !pto.tile<16x128xbf16, mat> -> !pto.tile<16x128xbf16, left>
+    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
+    %v = scf.if %flag -> (!pto.tile<16x128xf32, vec>) {
+      %z = pto.matmul %x_left, %w_right : !pto.tile<16x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+      %z_vec = pto.move %z : !pto.tile<16x128xf32, acc> -> !pto.tile<16x128xf32, vec>
+      scf.yield %z_vec : !pto.tile<16x128xf32, vec>
+    } else {
+      %c = pto.create : !pto.tile<16x128xf32, vec>
+      scf.yield %c : !pto.tile<16x128xf32, vec>
+    }
+    %e = pto.exp %v : !pto.tile<16x128xf32, vec>
+    %out_1 = pto.store %e, %out[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
     func.return %out_1 : !pto.tensor<16x128xf32>
   }
 

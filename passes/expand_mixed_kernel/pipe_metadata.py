@@ -18,16 +18,12 @@ from pypto_mlir.dialects.pto_ops import (
     AivInitializePipeOp,
     ImportPeerBufferOp,
     ReserveBufferOp,
-    ReshapeOp,
-    SetValidShapeOp,
-    SliceOp,
     TFreeToAicOp,
     TFreeToAivOp,
     TPopFromAicOp,
     TPopFromAivOp,
     TPushToAicOp,
     TPushToAivOp,
-    TransposeViewOp,
     get_int_attr,
 )
 from pypto_mlir.dialects.pto_types import TileType, tile_bytes
@@ -64,9 +60,6 @@ TRANSFER_OPS = (TPushToAivOp, TPushToAicOp, TPopFromAicOp, TPopFromAivOp)
 SETUP_OPS = (ReserveBufferOp, ImportPeerBufferOp, AicInitializePipeOp, AivInitializePipeOp)
 INIT_OPS = (AicInitializePipeOp, AivInitializePipeOp)
 
-# Ops whose result is a view of (the same buffer as) their first operand: a popped slot stays in use while any
-# of these views is used.  `pto.transpose` copies, so it is not one.
-VIEW_OPS = (SliceOp, ReshapeOp, TransposeViewOp, SetValidShapeOp)
 
 
 def side_of(name: str) -> Side:
@@ -147,19 +140,6 @@ def collect_pipe_metadata(f: func.FuncOp) -> PipeMetadata:
 
 def nested_blocks(op: Operation) -> list[Block]:
     return [b for r in op.regions for b in r.blocks]
-
-
-def uses_any(op: Operation, values: set[SSAValue]) -> bool:
-    """Whether `op` or any op nested in it reads one of `values`."""
-    for inner in op.walk():
-        if any(v in values for v in inner.operands):
-            return True
-    return False
-
-
-def yielded(block: Block) -> list[SSAValue]:
-    term = block.last_op
-    return list(term.operands) if isinstance(term, scf.YieldOp) else []
 
 
 def set_name_hint(value: SSAValue, name: str) -> None:

@@ -91,6 +91,12 @@ def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: fu
         setting = f"pto.local_slot_num = {local} on @{name}"
         check_local_depth(aic, "aic", local, setting)
         check_local_depth(aiv, "aiv", local, setting)
+    else:
+        # Beyond the reference: a side that holds more popped tiles than the ring has slots hangs the device.
+        given = _int_attr(original, "pto.slot_num") is not None
+        setting = f"pto.slot_num = {slot_num} on @{name}" if given else f"the default slot_num, @{name} sets no pto.slot_num"
+        check_local_depth(aic, "aic", slot_num, setting, ring=True)
+        check_local_depth(aiv, "aiv", slot_num, setting, ring=True)
     size = slot_size * (local if local is not None else slot_num)
     c2v, v2c = bool(mask & 1), bool(mask & 2)
     c2v_name, v2c_name = f"{name}_c2v_slot_buffer", f"{name}_v2c_slot_buffer"

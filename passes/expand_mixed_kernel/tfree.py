@@ -1,17 +1,22 @@
 """tfree insertion (reference §4.2, seed step 10): every consumer-side tpop gets exactly one matching tfree.
 
-Per block (nested blocks first, each independently), every `tpop` of the side starts a *chain*: its result plus
-every value that aliases the popped slot — results of view ops (slice, reshape, transpose_view, set_validshape),
-`scf.if` results whose branches both yield the chain, `scf.for` results carrying it.  The chain's last use in the
-block (an op reading a chain value, directly or inside its regions) decides where the slot is released:
+Per block (nested blocks first, each independently), every `tpop` of the side starts a *chain* (the values that
+share its slot: views, `scf.if`/`scf.for`/`scf.while` results and loop arguments that carry it; see
+`analysis/slots.py`).  The chain's last use in the block (an op reading a chain value, directly or inside its
+regions) decides where the slot is released:
 
 - no use: right after the tpop;
 - the block's terminator (yield/return) is the last use: right before the terminator;
 - otherwise: right after the last use.
 
+A chain value the terminator passes out *live* (a loop result read after the loop, the next iteration's
+argument, an `scf.if` result that is read) cannot be released in the block: the terminator passes a copy
+(`%<tile>_copy = pto.move`) instead, and the slot is released after the copy.  (The reference frees before the
+yield, and the cube may overwrite the slot while the loop result is still read.)
+
 An existing tfree of the side's kind whose operand traces back to the tpop (through views, same-side moves,
-if/for results) is rewritten to free the tpop result itself (its attributes kept); if it sits before the last
-use it is moved after it.  tpops are never moved.
+if/for/while results) is rewritten to free the tpop result itself (its attributes kept); if it sits before the
+last use it is moved after it.  tpops are never moved.
 
 Only tfrees move: tpops and the ops of other chains keep their order, and each chain is released after its
 own last use, independently of the others (so a slot popped later may be released earlier; delaying it
@@ -21,17 +26,15 @@ The new tfree carries the tpop's `id` (never `split`) and the tpop's location.
 
 from __future__ import annotations
 
-import heapq
-
-from xdsl.dialects import func, scf
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects import func
+from xdsl.ir import Block, Operation
 from xdsl.traits import IsTerminator
 
-from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import MoveOp, get_int_attr
 
+from ..analysis.slots import block_chains, check_slot_depth, live_escapes, pops_reached, shares_slot
 from ..common import with_loc
-from .pipe_metadata import VIEW_OPS, Side, nested_blocks, side_of, yielded
+from .pipe_metadata import Side, nested_blocks, set_name_hint, side_of
 
 
 def finalize_tfrees(f: func.FuncOp, side: str) -> None:
@@ -41,161 +44,53 @@ def finalize_tfrees(f: func.FuncOp, side: str) -> None:
         _finalize_block(block, s)
 
 
-def _reaches(v: SSAValue, chain: set[SSAValue], through_moves: bool, depth: int = 0) -> bool:
-    """Whether `v` is (a view of) a chain value, looking through if/for results and loop-carried arguments."""
-    while depth < 256:
-        depth += 1
-        if v in chain:
-            return True
-        if isinstance(v, OpResult):
-            owner = v.op
-            if isinstance(owner, VIEW_OPS) or (through_moves and isinstance(owner, MoveOp)):
-                v = owner.operands[0]
-                continue
-            if isinstance(owner, scf.IfOp):
-                branches = [r.blocks[0] for r in owner.regions if r.blocks]
-                if len(branches) != 2:
-                    return False
-                return all(
-                    len(yielded(b)) > v.index and _reaches(yielded(b)[v.index], chain, through_moves, depth)
-                    for b in branches
-                )
-            if isinstance(owner, scf.ForOp):
-                i = v.index
-                if i < len(owner.iter_args) and _reaches(owner.iter_args[i], chain, through_moves, depth):
-                    return True
-                body = owner.body.blocks[0]
-                ys = yielded(body)
-                return i < len(ys) and _reaches(ys[i], chain, through_moves, depth)
-            return False
-        if isinstance(v, BlockArgument):
-            parent = v.block.parent_op()
-            if isinstance(parent, scf.ForOp) and v.index > 0 and v.index - 1 < len(parent.iter_args):
-                v = parent.iter_args[v.index - 1]
-                continue
-        return False
-    return False
-
-
-def _pops_reached(v: SSAValue, s: Side) -> list[Operation]:
-    """The tpops of `s` that `v` may trace back to along the edges `_reaches` follows (any branch): a superset
-    of the chains an existing tfree can belong to, so only those are checked with `_reaches`."""
-    found: list[Operation] = []
-    stack = [v]
-    seen: set[SSAValue] = set()
-    while stack:
-        v = stack.pop()
-        if v in seen:
-            continue
-        seen.add(v)
-        if isinstance(v, OpResult):
-            owner = v.op
-            if isinstance(owner, s.tpop):
-                found.append(owner)
-            elif isinstance(owner, VIEW_OPS) or isinstance(owner, MoveOp):
-                stack.append(owner.operands[0])
-            elif isinstance(owner, scf.IfOp):
-                for r in owner.regions:
-                    if r.blocks and len(yielded(r.blocks[0])) > v.index:
-                        stack.append(yielded(r.blocks[0])[v.index])
-            elif isinstance(owner, scf.ForOp):
-                if v.index < len(owner.iter_args):
-                    stack.append(owner.iter_args[v.index])
-                ys = yielded(owner.body.blocks[0])
-                if v.index < len(ys):
-                    stack.append(ys[v.index])
-        elif isinstance(v, BlockArgument):
-            parent = v.block.parent_op()
-            if isinstance(parent, scf.ForOp) and v.index > 0 and v.index - 1 < len(parent.iter_args):
-                stack.append(parent.iter_args[v.index - 1])
-    return found
-
-
-class _Chain:
-    def __init__(self, pop: Operation):
-        self.pop = pop
-        self.values: set[SSAValue] = {pop.results[0]}
-        self.existing: list[Operation] = []
-
-
-def _last_use(
-    ch: _Chain, block: Block, ops: list[Operation], index: dict[Operation, int], skip: set[Operation]
-) -> int:
-    """Index in `block` of the last op reading a value of the chain (the tpop's own index when none does).
-
-    Use-driven: the users of every chain value are climbed to their op in `block` and visited in block order,
-    so that each op sees the chain as it is up to that op; a visited view op adds its results to the chain, a
-    visited `scf.if`/`scf.for` the results that carry the slot (`_reaches`). Every op reading a chain value is
-    reached this way (the results of an if/for only reach the chain through a read inside it), and ops in
-    `skip` (the existing tfrees) do not count as uses."""
-    start = index[ch.pop]
-    last = start
-    heap: list[int] = []
-    queued: set[int] = set()
-
-    def enqueue_users(v: SSAValue) -> None:
-        for use in v.uses:
-            anc = block.find_ancestor_op_in_block(use.operation)
-            if anc is None:
-                continue
-            i = index[anc]
-            if i > start and i not in queued:
-                queued.add(i)
-                heapq.heappush(heap, i)
-
-    enqueue_users(ch.pop.results[0])
-    while heap:
-        i = heapq.heappop(heap)
-        op = ops[i]
-        if op in skip:
-            continue
-        added: list[SSAValue] = []
-        if isinstance(op, (scf.IfOp, scf.ForOp)):
-            for r in op.results:
-                if r not in ch.values and _reaches(r, ch.values, through_moves=False):
-                    ch.values.add(r)
-                    added.append(r)
-        last = i
-        if isinstance(op, VIEW_OPS):
-            ch.values.update(op.results)
-            added.extend(op.results)
-        for r in added:
-            enqueue_users(r)
-    return last
+def _copy_live_escapes(block: Block, s: Side) -> None:
+    """A chain value the terminator passes out of the block while it is still read there (a loop result read
+    after the loop, the next iteration's argument, an `scf.if` result) would outlive its slot: the terminator
+    passes a copy (`%<tile>_copy = pto.move`) instead, so the slot can be freed in its block."""
+    _, _, chains = block_chains(block, s.tpop, ignore=lambda op: isinstance(op, s.tfree))
+    term = block.last_op
+    for ch in chains:
+        for i, _what in live_escapes(ch, block, ignore=lambda op: isinstance(op, s.tfree)):
+            assert term is not None
+            v = term.operands[i]
+            copy = with_loc(MoveOp(v, v.type), ch.pop)  # type: ignore[arg-type]
+            set_name_hint(copy.results[0], f"{v.name_hint or ch.pop.results[0].name_hint or 'slot'}_copy")
+            block.insert_op_before(copy, term)
+            term.operands = [copy.results[0] if j == i else w for j, w in enumerate(term.operands)]
 
 
 def _finalize_block(block: Block, s: Side) -> None:
     for op in list(block.ops):
         for inner in nested_blocks(op):
             _finalize_block(inner, s)
-    ops = list(block.ops)
-    chains = [_Chain(op) for op in ops if isinstance(op, s.tpop)]
-    if not chains:
+    if not any(isinstance(op, s.tpop) for op in block.ops):
         return
-    index = {op: i for i, op in enumerate(ops)}
+    _copy_live_escapes(block, s)
+    ops, index, chains = block_chains(block, s.tpop, ignore=lambda op: isinstance(op, s.tfree))
 
     # Existing tfrees of this side: attach each to the chain its operand traces back to, and free the tpop itself.
+    existing: dict[Operation, list[Operation]] = {ch.pop: [] for ch in chains}
     for op in ops:
         if not isinstance(op, s.tfree):
             continue
-        candidates = set(_pops_reached(op.operands[0], s))
+        candidates = set(pops_reached(op.operands[0], s.tpop))
         for ch in chains:
             if ch.pop not in candidates:
                 continue
-            if index[ch.pop] < index[op] and _reaches(op.operands[0], {ch.pop.results[0]}, through_moves=True):
-                ch.existing.append(op)
+            if index[ch.pop] < index[op] and shares_slot(op.operands[0], {ch.pop.results[0]}, through_moves=True):
+                existing[ch.pop].append(op)
                 if op.operands[0] is not ch.pop.results[0]:
                     op.operands = [ch.pop.results[0]]
                 break
-    own_frees = {e for ch in chains for e in ch.existing}
 
     # Where each chain's slot must be released: `slot` = index of the op after which the tfree goes; `k - 0.5`
     # means "right before the terminator ops[k]".
     after: dict[float, list[Operation]] = {}
     for ch in chains:
-        last = _last_use(ch, block, ops, index, own_frees)
+        last = ch.last_use if ch.last_use is not None else index[ch.pop]
         slot: float = last - 0.5 if last != index[ch.pop] and ops[last].has_trait(IsTerminator) else last
-        keep = ch.existing[0] if ch.existing else None
+        keep = existing[ch.pop][0] if existing[ch.pop] else None
         if keep is not None and index[keep] > last and not ops[last].has_trait(IsTerminator):
             slot = max(slot, index[keep])
         if keep is not None and index[keep] == slot:
@@ -220,28 +115,25 @@ def _finalize_block(block: Block, s: Side) -> None:
             anchor = free
 
 
-def check_local_depth(f: func.FuncOp, side: str, depth: int, setting: str) -> None:
-    """Reject a schedule in which `side` holds more popped slots at once than `depth` (run after tfree insertion).
+def check_local_depth(f: func.FuncOp, side: str, depth: int, setting: str, ring: bool = False) -> None:
+    """Reject a schedule in which `side` holds more popped slots of a pipe at once than `depth` (run after tfree
+    insertion; counted by `analysis.slots.check_slot_depth`).
 
-    `setting` names where the depth comes from, for the message (e.g. "pto.local_slot_num = 1 on @f")."""
+    `setting` names where the depth comes from, for the message (e.g. "pto.local_slot_num = 1 on @f").  With
+    `ring`, `depth` is the ring's slot_num (no local depth given): holding more than that would hang both cores."""
     s = side_of(side)
-    for block in f.body.blocks:
-        _check_block(f, block, s, depth, 0, setting)
+    d = "V2C" if s.name == "aic" else "C2V"
 
+    def describe(live: int, depth: int, setting: str, pop: Operation) -> str:
+        head = f"{s.upper} function '{f.sym_name.data}' holds {live} popped {d} slots at once here, but "
+        if ring:
+            return (
+                head + f"the ring has only {depth} slots ({setting}): the producer could never push this tile, so "
+                f"both cores would hang; release a slot (use the held tiles) before this pop or raise pto.slot_num"
+            )
+        return (
+            head + f"the local consumer depth is {depth} ({setting}); the pass does not reorder consumers: release a "
+            f"slot before this pop or raise the local depth"
+        )
 
-def _check_block(f: func.FuncOp, block: Block, s: Side, depth: int, live: int, setting: str) -> None:
-    for op in block.ops:
-        if isinstance(op, s.tpop):
-            live += 1
-            if live > depth:
-                d = "V2C" if s.name == "aic" else "C2V"
-                raise PtoError(
-                    f"{s.upper} function '{f.sym_name.data}' holds {live} popped {d} slots at once here, but the local "
-                    f"consumer depth is {depth} ({setting}); the pass does not reorder consumers: release a slot "
-                    f"before this pop or raise the local depth",
-                    op=op,
-                )
-        elif isinstance(op, s.tfree):
-            live = max(0, live - 1)
-        for inner in nested_blocks(op):
-            _check_block(f, inner, s, depth, live, setting)
+    check_slot_depth(f, s.tpop, s.tfree, lambda pid: (depth, setting), describe)

@@ -14,8 +14,10 @@ AIC/AIV kernels must keep too; it raises a `PtoError` at the first violation, lo
    direction needs) among the top-level ops before the first one that contains a tpush/tpop; each direction
    used is enabled by the dir_mask; each tile fits the slot_size;
 6. per block (nested blocks independently): every tpop has exactly one tfree of the matching kind on its
-   result, no tfree frees anything else, nothing reads a popped tile (or a view of it) after its tfree, and
-   no more slots are held at once than an explicit `local_slot_num`;
+   result, no tfree frees anything else, nothing reads a value sharing the popped slot (`analysis/slots.py`:
+   views, scf.if/for/while results and loop arguments) after its tfree, the terminator passes no such value
+   out to a reader, and no more slots of a pipe are held at once than its `local_slot_num`, else its
+   slot_num (the ring depth);
 7. an import_peer_buffer names an existing peer function of the other side that reserves that buffer, the
    reserve is large enough for `slot_size x depth`, and the two initializers agree.
 """
@@ -46,7 +48,6 @@ from ..common import kind_of
 from .pipe_metadata import (
     INIT_OPS,
     TRANSFER_OPS,
-    VIEW_OPS,
     Side,
     collect_pipe_metadata,
     direction_of,
@@ -55,8 +56,8 @@ from .pipe_metadata import (
     pipe_id,
     side_of,
     transfer_bytes,
-    uses_any,
 )
+from ..analysis.slots import TFREE_OPS, TPOP_OPS, block_chains, live_escapes
 from .tfree import check_local_depth
 
 TFREE_FOR_TPOP = {TPopFromAicOp: TFreeToAicOp, TPopFromAivOp: TFreeToAivOp}
@@ -198,6 +199,9 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
         lsn = get_int_attr(init, "local_slot_num")
         if lsn is not None:
             check_local_depth(f, s.name, lsn, f"local_slot_num = {lsn} on its '{init.name}'")
+        else:
+            eff = effective_slot_num(init)
+            check_local_depth(f, s.name, eff, f"slot_num = {eff} on its '{init.name}'", ring=True)
 
     # 7. peers
     for op in md.setup:
@@ -300,63 +304,76 @@ def _check_transfers(f: func.FuncOp, s: Side, transfers: list[Operation]) -> Non
 
 
 def _check_block_frees(f: func.FuncOp, s: Side, block: Block) -> None:
+    """Every tpop of the block freed exactly once, by the matching kind, after the last use of every value that
+    shares its slot (`analysis.slots`: views, scf.if/for/while results and loop arguments) and never before a
+    terminator that passes such a value out live.  Violations are reported in op order (nested blocks first
+    when they come earlier)."""
     name = _fname(f)
-    outstanding: dict[SSAValue, Operation] = {}
-    alias: dict[SSAValue, SSAValue] = {}
-    aliases_of: dict[SSAValue, list[SSAValue]] = {}
+    ops, index, chains = block_chains(block, TPOP_OPS)
+    chain_of = {ch.pop.results[0]: ch for ch in chains}
+    errors: list[tuple[int, str, Operation]] = []
     freed: dict[SSAValue, Operation] = {}
-    dead: set[SSAValue] = set()  # the freed tiles and their views, kept in step with `freed` and `alias`
-    for op in block.ops:
-        if isinstance(op, (TFreeToAicOp, TFreeToAivOp)):
-            v = op.operands[0]
-            pop = outstanding.get(v)
-            if pop is None:
-                raise PtoError(
-                    f"'{op.name}' without a matching outstanding tpop on the same tile value in this block"
-                    + (f" (it was already freed{_where(freed[v])})" if v in freed else "")
-                    + "; free the result of a tpop of this block exactly once",
-                    op=op,
-                )
-            want = TFREE_FOR_TPOP[type(pop)]  # type: ignore[index]
-            if not isinstance(op, want):
-                raise PtoError(
-                    f"'{pop.name}'{_where(pop)} must be matched with '{want.name}' on the same tile value, "
-                    f"not '{op.name}'",
-                    op=op,
-                )
-            del outstanding[v]
-            freed[v] = op
-            dead.add(v)
-            dead.update(aliases_of.get(v, ()))
+    for i, op in enumerate(ops):
+        if not isinstance(op, TFREE_OPS):
             continue
-        if dead and not _is_terminator(op):
-            if uses_any(op, dead):
-                v = next(x for inner in op.walk() for x in inner.operands if x in dead)
-                root = alias.get(v, v)
-                raise PtoError(
-                    f"'{op.name}' reads a popped tile after its slot was released by '{freed[root].name}'"
-                    f"{_where(freed[root])}; move the tfree after the last use",
-                    op=op,
-                )
-        if isinstance(op, (TPopFromAicOp, TPopFromAivOp)):
-            outstanding[op.results[0]] = op
-        elif isinstance(op, VIEW_OPS):
-            src = op.operands[0]
-            root = alias.get(src, src)
-            if root in outstanding or root in freed:
-                alias[op.results[0]] = root
-                aliases_of.setdefault(root, []).append(op.results[0])
-                if root in freed:
-                    dead.add(op.results[0])
+        v = op.operands[0]
+        ch = chain_of.get(v)
+        if ch is None or index[ch.pop] > i or v in freed:
+            errors.append((
+                i,
+                f"'{op.name}' without a matching outstanding tpop on the same tile value in this block"
+                + (f" (it was already freed{_where(freed[v])})" if v in freed else "")
+                + "; free the result of a tpop of this block exactly once",
+                op,
+            ))
+            continue
+        want = TFREE_FOR_TPOP[type(ch.pop)]  # type: ignore[index]
+        if not isinstance(op, want):
+            errors.append((
+                i,
+                f"'{ch.pop.name}'{_where(ch.pop)} must be matched with '{want.name}' on the same tile value, "
+                f"not '{op.name}'",
+                op,
+            ))
+            continue
+        freed[v] = op
+    for ch in chains:
+        free = freed.get(ch.pop.results[0])
+        if free is None:
+            want = TFREE_FOR_TPOP[type(ch.pop)]  # type: ignore[index]
+            errors.append((
+                len(ops),
+                f"{s.upper} function '{name}' uses {ch.pop.name} but has no matching '{want.name}' call (in the same "
+                f"block, after the last use of the popped tile)",
+                ch.pop,
+            ))
+            continue
+        late = [i for i in ch.uses if i > index[free] and not _is_terminator(ops[i])]
+        if late:
+            use = ops[late[0]]
+            errors.append((
+                late[0],
+                f"'{use.name}' reads a popped tile after its slot was released by '{free.name}'{_where(free)}; "
+                f"move the tfree after the last use",
+                use,
+            ))
+        for pos, what in live_escapes(ch, block):
+            term = ops[-1]
+            errors.append((
+                len(ops) - 1,
+                f"'{term.name}' passes a popped tile (operand #{pos}) out of its block, where {what} still reads "
+                f"it, but its slot is released by '{free.name}'{_where(free)} in this block; pass a copy "
+                f"(pto.move) instead, or stop reading the value outside the block",
+                term,
+            ))
+    first = min(errors, key=lambda e: e[0]) if errors else None
+    for i, op in enumerate(ops):
+        if first is not None and i > first[0]:
+            break
         for inner in nested_blocks(op):
             _check_block_frees(f, s, inner)
-    for v, pop in outstanding.items():
-        want = TFREE_FOR_TPOP[type(pop)]  # type: ignore[index]
-        raise PtoError(
-            f"{s.upper} function '{name}' uses {pop.name} but has no matching '{want.name}' call (in the same "
-            f"block, after the last use of the popped tile)",
-            op=pop,
-        )
+    if first is not None:
+        raise PtoError(first[1], op=first[2])
 
 
 def _is_terminator(op: Operation) -> bool:
