@@ -27,14 +27,6 @@ KNOWN: dict[str, str] = {
         "the input reads get_subblock_idx in a full-width AUTO-split kernel (lane 0 before the split), so the "
         "split program legitimately differs; not a meaningful program to compare"
     ),
-    "lit_tests/expand_mixed_kernel/loops_while_fifo_pullback.mlir#0": (
-        "@fifo: a popped tile is rotated through loop carries (a 2-stage FIFO) and read two iterations later, but "
-        "tfree placement frees its slot in the iteration that popped it: a read of a freed slot (sync: tfree.py)"
-    ),
-    "lit_tests/expand_mixed_kernel/protocol_tfree.mlir#0": (
-        "@before_yield: the AIV frees a popped slot and then yields the tile out of the loop, which stores it after "
-        "the loop, when the cube may already have refilled the slot (issue 15 class 4; sync: tfree.py)"
-    ),
     "lit_tests/expand_mixed_kernel/op_driven_shard_codes.mlir#0": (
         "ExpandMixedKernel gives a C->V shard with a dynamic valid extent the even split code (as the reference "
         "does); at run time 13 valid rows of 16 leave the lanes 8 and 5 cells, which no split code can place"
@@ -66,12 +58,7 @@ def test_lit_input_passes_check_pipeline(case, pipeline):
 
 # Classes of findings in random kernels that are known and being fixed elsewhere: a failure whose report contains
 # the key is counted (hypothesis `event`) instead of failing the suite.  Remove an entry when its fix lands.
-KNOWN_CLASSES: dict[str, str] = {
-    "use of a tile after its slot was freed": (
-        "tfree placement frees a popped slot before a later use of the tile through a loop carry or a loop result "
-        "(issue 15 class 4, being fixed by the sync work in expand_mixed_kernel/tfree.py)"
-    ),
-}
+KNOWN_CLASSES: dict[str, str] = {}
 
 
 def known_class(report: str) -> str | None:
