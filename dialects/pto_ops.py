@@ -1,7 +1,8 @@
 """Operations of the `pto` dialect.
 
-Every op declares, as class data, what the shared affinity analysis needs (`AFFINITY`) and, for cross-core ops,
-its protocol `ROLE`.  Op parameters are inherent *attributes* (not properties), so the generic form reads
+Every op is a written-out class; what the analyses need to know about it (its core affinity, its role in the pipe
+protocol, whether its result is a view, ...) are xDSL traits from `pto_traits.py`, asked with `op.has_trait(T)` /
+`op.get_trait(T)`.  Op parameters are inherent *attributes* (not properties), so the generic form reads
 `{split = 0 : i64}`.  Offsets are mixed static/dynamic lists as in `tensor.extract_slice`: the static values
 are in `static_offsets` (dynamic entries hold `DYNAMIC`), the dynamic ones are `offsets` operands.
 
@@ -51,6 +52,27 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from .pto_traits import (
+    BoundaryAffinity,
+    BroadcastAxis,
+    CoreSide,
+    CubeAffinity,
+    FirstTileAffinity,
+    MoveAffinity,
+    PipeDirection,
+    PipeFree,
+    PipeInit,
+    PipePop,
+    PipePush,
+    PipeSetup,
+    ReductionAxis,
+    RegionAffinity,
+    ResultMemoryAffinity,
+    SharedAffinity,
+    SlotView,
+    TileGenerator,
+    VectorAffinity,
+)
 from .pto_types import (
     DYNAMIC,
     SPLIT_MODES,
@@ -229,7 +251,7 @@ class CreateTensorOp(IRDLOperation):
     """`%gm = pto.create_tensor : !pto.tensor<16x128xf32>` — allocate a GM buffer (orchestration code)."""
 
     name = "pto.create_tensor"
-    AFFINITY: ClassVar[str] = "shared"
+    traits = traits_def(SharedAffinity())
     result = result_def(TensorType)
     assembly_format = "attr-dict `:` type($result)"
 
@@ -303,7 +325,6 @@ class LoadOp(_WindowOp):
     """`%t = pto.load %src[0, %i] [valid [%v, 128]] : !pto.tensor<..> -> !pto.tile<..>` — read a GM window."""
 
     name = "pto.load"
-    AFFINITY: ClassVar[str] = "result_memory"
 
     source = operand_def(TensorType)
     offsets = var_operand_def()
@@ -312,7 +333,7 @@ class LoadOp(_WindowOp):
     static_valid = opt_attr_def(DenseArrayBase)
     result = result_def(TileType)
     irdl_options = (AttrSizedOperandSegments(),)
-    traits = traits_def(MemoryReadEffect())
+    traits = traits_def(ResultMemoryAffinity(), MemoryReadEffect())
 
     def verify_(self) -> None:
         src = self.source.type
@@ -358,7 +379,7 @@ class StoreOp(IRDLOperation, _MixedOffsetsMixin):
     The result is the destination buffer under a new SSA name (not a copy)."""
 
     name = "pto.store"
-    AFFINITY: ClassVar[str] = "first_tile"
+    traits = traits_def(FirstTileAffinity())
 
     tile = operand_def(TileType)
     dest = operand_def(TensorType)
@@ -453,8 +474,7 @@ class MoveOp(_UnaryTileOp):
     A move between cube memory and `vec` is a cross-core boundary; otherwise it runs where its source lives."""
 
     name = "pto.move"
-    AFFINITY: ClassVar[str] = "move"
-    traits = traits_def(Pure())
+    traits = traits_def(MoveAffinity(), Pure())
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "move source"), _tile(self.result, "move result")
@@ -475,8 +495,7 @@ class ReshapeOp(_UnaryTileOp):
     """`%r = pto.reshape %a : T1 -> T2` — same elements, new shape."""
 
     name = "pto.reshape"
-    AFFINITY: ClassVar[str] = "first_tile"
-    traits = traits_def(Pure())
+    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "reshape source"), _tile(self.result, "reshape result")
@@ -526,8 +545,7 @@ class TransposeOp(_TransposeBase):
     """`%t = pto.transpose %a [{axes = array<i64: 1, 0>}] : T1 -> T2` — data transpose (default: reverse dims)."""
 
     name = "pto.transpose"
-    AFFINITY: ClassVar[str] = "first_tile"
-    traits = traits_def(Pure())
+    traits = traits_def(FirstTileAffinity(), Pure())
 
 
 @irdl_op_definition
@@ -535,8 +553,7 @@ class TransposeViewOp(_TransposeBase):
     """`%t = pto.transpose_view %a : T1 -> T2` — zero-copy transposed view."""
 
     name = "pto.transpose_view"
-    AFFINITY: ClassVar[str] = "first_tile"
-    traits = traits_def(Pure())
+    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
 
 
 @irdl_op_definition
@@ -544,7 +561,6 @@ class SliceOp(_WindowOp):
     """`%s = pto.slice %a[0, %j] [valid [..]] : T1 -> T2` — a window of a tile (shape from the result type)."""
 
     name = "pto.slice"
-    AFFINITY: ClassVar[str] = "first_tile"
 
     src = operand_def(TileType)
     offsets = var_operand_def()
@@ -553,7 +569,7 @@ class SliceOp(_WindowOp):
     static_valid = opt_attr_def(DenseArrayBase)
     result = result_def(TileType)
     irdl_options = (AttrSizedOperandSegments(),)
-    traits = traits_def(Pure())
+    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "slice source"), _tile(self.result, "slice result")
@@ -579,13 +595,12 @@ class SetValidShapeOp(IRDLOperation):
     """`%v = pto.set_validshape %a valid [%r, 128] : T1 -> T2` — change the valid region of a tile."""
 
     name = "pto.set_validshape"
-    AFFINITY: ClassVar[str] = "first_tile"
 
     src = operand_def(TileType)
     valid_sizes = var_operand_def()
     static_valid = attr_def(DenseArrayBase)
     result = result_def(TileType)
-    traits = traits_def(Pure())
+    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
 
     def __init__(self, src: SSAValue, valid: Sequence[int | SSAValue], result_type: TileType):
         s_val, d_val = split_mixed(valid)
@@ -639,10 +654,9 @@ class CreateOp(IRDLOperation):
     """`%u = pto.create : !pto.tile<..>` — an uninitialised tile (shared: both cores may allocate)."""
 
     name = "pto.create"
-    AFFINITY: ClassVar[str] = "shared"
     result = result_def(TileType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(SharedAffinity(), TileGenerator(), Pure())
 
     def __init__(self, result_type: TileType):
         super().__init__(result_types=[result_type])
@@ -653,11 +667,10 @@ class FullOp(IRDLOperation):
     """`%z = pto.full %f : f32 -> !pto.tile<..>` — a tile filled with a scalar."""
 
     name = "pto.full"
-    AFFINITY: ClassVar[str] = "vector"
     value = operand_def()
     result = result_def(TileType)
     assembly_format = "$value attr-dict `:` type($value) `->` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), TileGenerator(), Pure())
 
     def __init__(self, value: SSAValue, result_type: TileType):
         super().__init__(operands=[value], result_types=[result_type])
@@ -670,11 +683,10 @@ class FullOp(IRDLOperation):
 class _GeneratorOp(IRDLOperation):
     """`%c = pto.<op> %s : i32 -> !pto.tile<..>`: values depend on position, so they cannot be halved blindly."""
 
-    AFFINITY: ClassVar[str] = "vector"
     seed = operand_def()
     result = result_def(TileType)
     assembly_format = "$seed attr-dict `:` type($seed) `->` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), TileGenerator(position_dependent=True), Pure())
 
     def __init__(self, seed: SSAValue, result_type: TileType):
         super().__init__(operands=[seed], result_types=[result_type])
@@ -703,12 +715,9 @@ class RandomOp(_GeneratorOp):
 
 
 class _MatmulBase(IRDLOperation):
-    AFFINITY: ClassVar[str] = "cube"
-    HAS_ACC: ClassVar[bool] = False
-    HAS_BIAS: ClassVar[bool] = False
     GEMV: ClassVar[bool] = False
     BATCH: ClassVar[bool] = False
-    traits = traits_def(Pure())
+    traits = traits_def(CubeAffinity(), Pure())
 
     def _check(self, lhs: SSAValue, rhs: SSAValue, acc: SSAValue | None, bias: SSAValue | None) -> None:
         l, r, out = _tile(lhs, "matmul lhs"), _tile(rhs, "matmul rhs"), _tile(self.result, "matmul result")  # type: ignore[attr-defined]
@@ -857,13 +866,12 @@ def _require_vec(op: Operation, *values: SSAValue) -> None:
 class _BinaryOp(IRDLOperation):
     """`%s = pto.<op> %a, %b : T` — elementwise on two tiles of one type."""
 
-    AFFINITY: ClassVar[str] = "vector"
     T: ClassVar = VarConstraint("T", base(TileType))
     lhs = operand_def(T)
     rhs = operand_def(T)
     result = result_def(T)
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), Pure())
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute | None = None):
         super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
@@ -875,13 +883,12 @@ class _BinaryOp(IRDLOperation):
 class _ScalarBinaryOp(IRDLOperation):
     """`%s = pto.<op>s %a, %f : T, f32` — elementwise tile-scalar."""
 
-    AFFINITY: ClassVar[str] = "vector"
     T: ClassVar = VarConstraint("T", base(TileType))
     src = operand_def(T)
     scalar = operand_def()
     result = result_def(T)
     assembly_format = "$src `,` $scalar attr-dict `:` type($src) `,` type($scalar)"
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), Pure())
 
     def __init__(self, src: SSAValue, scalar: SSAValue):
         super().__init__(operands=[src, scalar], result_types=[src.type])
@@ -895,12 +902,11 @@ class _ScalarBinaryOp(IRDLOperation):
 class _ElementwiseUnaryOp(IRDLOperation):
     """`%e = pto.<op> %a : T`."""
 
-    AFFINITY: ClassVar[str] = "vector"
     T: ClassVar = VarConstraint("T", base(TileType))
     src = operand_def(T)
     result = result_def(T)
     assembly_format = "$src attr-dict `:` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), Pure())
 
     def __init__(self, src: SSAValue, result_type: Attribute | None = None):
         super().__init__(operands=[src], result_types=[result_type or src.type])
@@ -909,31 +915,145 @@ class _ElementwiseUnaryOp(IRDLOperation):
         _require_vec(self, self.src)
 
 
-def _mk(base_cls: type, op_name: str, doc: str) -> type:
-    cls = type(op_name.split(".")[1].title().replace("_", "") + "Op", (base_cls,), {"name": op_name, "__doc__": doc})
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class AddOp(_BinaryOp):
+    """`pto.add`: a + b."""
+
+    name = "pto.add"
 
 
-AddOp = _mk(_BinaryOp, "pto.add", "a + b")
-SubOp = _mk(_BinaryOp, "pto.sub", "a - b")
-MulOp = _mk(_BinaryOp, "pto.mul", "a * b")
-DivOp = _mk(_BinaryOp, "pto.div", "a / b")
-MaxOp = _mk(_BinaryOp, "pto.max", "max(a, b)")
-MinOp = _mk(_BinaryOp, "pto.min", "min(a, b)")
-AddsOp = _mk(_ScalarBinaryOp, "pto.adds", "a + s")
-SubsOp = _mk(_ScalarBinaryOp, "pto.subs", "a - s")
-MulsOp = _mk(_ScalarBinaryOp, "pto.muls", "a * s")
-DivsOp = _mk(_ScalarBinaryOp, "pto.divs", "a / s")
-MaxsOp = _mk(_ScalarBinaryOp, "pto.maxs", "max(a, s)")
-MinsOp = _mk(_ScalarBinaryOp, "pto.mins", "min(a, s)")
-ExpOp = _mk(_ElementwiseUnaryOp, "pto.exp", "exp(a)")
-LogOp = _mk(_ElementwiseUnaryOp, "pto.log", "log(a)")
-SqrtOp = _mk(_ElementwiseUnaryOp, "pto.sqrt", "sqrt(a)")
-RsqrtOp = _mk(_ElementwiseUnaryOp, "pto.rsqrt", "1 / sqrt(a)")
-RecipOp = _mk(_ElementwiseUnaryOp, "pto.recip", "1 / a")
-NegOp = _mk(_ElementwiseUnaryOp, "pto.neg", "-a")
-AbsOp = _mk(_ElementwiseUnaryOp, "pto.abs", "|a|")
-ReluOp = _mk(_ElementwiseUnaryOp, "pto.relu", "max(a, 0)")
+@irdl_op_definition
+class SubOp(_BinaryOp):
+    """`pto.sub`: a - b."""
+
+    name = "pto.sub"
+
+
+@irdl_op_definition
+class MulOp(_BinaryOp):
+    """`pto.mul`: a * b."""
+
+    name = "pto.mul"
+
+
+@irdl_op_definition
+class DivOp(_BinaryOp):
+    """`pto.div`: a / b."""
+
+    name = "pto.div"
+
+
+@irdl_op_definition
+class MaxOp(_BinaryOp):
+    """`pto.max`: max(a, b)."""
+
+    name = "pto.max"
+
+
+@irdl_op_definition
+class MinOp(_BinaryOp):
+    """`pto.min`: min(a, b)."""
+
+    name = "pto.min"
+
+
+@irdl_op_definition
+class AddsOp(_ScalarBinaryOp):
+    """`pto.adds`: a + s."""
+
+    name = "pto.adds"
+
+
+@irdl_op_definition
+class SubsOp(_ScalarBinaryOp):
+    """`pto.subs`: a - s."""
+
+    name = "pto.subs"
+
+
+@irdl_op_definition
+class MulsOp(_ScalarBinaryOp):
+    """`pto.muls`: a * s."""
+
+    name = "pto.muls"
+
+
+@irdl_op_definition
+class DivsOp(_ScalarBinaryOp):
+    """`pto.divs`: a / s."""
+
+    name = "pto.divs"
+
+
+@irdl_op_definition
+class MaxsOp(_ScalarBinaryOp):
+    """`pto.maxs`: max(a, s)."""
+
+    name = "pto.maxs"
+
+
+@irdl_op_definition
+class MinsOp(_ScalarBinaryOp):
+    """`pto.mins`: min(a, s)."""
+
+    name = "pto.mins"
+
+
+@irdl_op_definition
+class ExpOp(_ElementwiseUnaryOp):
+    """`pto.exp`: exp(a)."""
+
+    name = "pto.exp"
+
+
+@irdl_op_definition
+class LogOp(_ElementwiseUnaryOp):
+    """`pto.log`: log(a)."""
+
+    name = "pto.log"
+
+
+@irdl_op_definition
+class SqrtOp(_ElementwiseUnaryOp):
+    """`pto.sqrt`: sqrt(a)."""
+
+    name = "pto.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(_ElementwiseUnaryOp):
+    """`pto.rsqrt`: 1 / sqrt(a)."""
+
+    name = "pto.rsqrt"
+
+
+@irdl_op_definition
+class RecipOp(_ElementwiseUnaryOp):
+    """`pto.recip`: 1 / a."""
+
+    name = "pto.recip"
+
+
+@irdl_op_definition
+class NegOp(_ElementwiseUnaryOp):
+    """`pto.neg`: -a."""
+
+    name = "pto.neg"
+
+
+@irdl_op_definition
+class AbsOp(_ElementwiseUnaryOp):
+    """`pto.abs`: |a|."""
+
+    name = "pto.abs"
+
+
+@irdl_op_definition
+class ReluOp(_ElementwiseUnaryOp):
+    """`pto.relu`: max(a, 0)."""
+
+    name = "pto.relu"
+
 
 BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp)
 SCALAR_OPS = (AddsOp, SubsOp, MulsOp, DivsOp, MaxsOp, MinsOp)
@@ -945,8 +1065,7 @@ class CastOp(_UnaryTileOp):
     """`%h = pto.cast %a : T1 -> T2` — convert the element type (same shape)."""
 
     name = "pto.cast"
-    AFFINITY: ClassVar[str] = "vector"
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), Pure())
 
     def verify_(self) -> None:
         _require_vec(self, self.src, self.result)
@@ -958,9 +1077,14 @@ class CastOp(_UnaryTileOp):
 class _ReduceOp(_UnaryTileOp):
     """`%m = pto.row_max %a : [M,N] -> [M,1]` (row ops) / `pto.col_max %a : [M,N] -> [1,N]` (col ops)."""
 
-    AFFINITY: ClassVar[str] = "vector"
-    AXIS: ClassVar[int] = 1
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), Pure())
+
+    @property
+    def axis(self) -> int:
+        """The dim this op reduces (its `ReductionAxis` trait)."""
+        trait = self.get_trait(ReductionAxis)
+        assert trait is not None
+        return trait.axis
 
     def verify_(self) -> None:
         _require_vec(self, self.src, self.result)
@@ -968,45 +1092,83 @@ class _ReduceOp(_UnaryTileOp):
         if a.rank != 2:
             raise VerifyException(f"'{self.name}' needs a 2-D tile, got rank {a.rank}")
         m, n = a.get_shape()
-        expect = [m, 1] if self.AXIS == 1 else [1, n]
+        expect = [m, 1] if self.axis == 1 else [1, n]
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
                 f"'{self.name}' result must have shape {_fmt_shape(expect)} (the source {_fmt_shape(a.get_shape())} "
-                f"reduced along dim {self.AXIS}), got {_fmt_shape(b.get_shape())}"
+                f"reduced along dim {self.axis}), got {_fmt_shape(b.get_shape())}"
             )
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' cannot change the element type")
 
 
-def _mk_reduce(op_name: str, axis: int) -> type:
-    cls = type(
-        op_name.split(".")[1].title().replace("_", "") + "Op",
-        (_ReduceOp,),
-        {"name": op_name, "AXIS": axis, "__annotations__": {"AXIS": ClassVar[int]}, "__doc__": f"reduce over dim {axis}"},
-    )
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class RowSumOp(_ReduceOp):
+    """`pto.row_sum`: sum, reduce each row to one column."""
+
+    name = "pto.row_sum"
+    traits = traits_def(ReductionAxis(1))
 
 
-RowSumOp = _mk_reduce("pto.row_sum", 1)
-RowMaxOp = _mk_reduce("pto.row_max", 1)
-RowMinOp = _mk_reduce("pto.row_min", 1)
-ColSumOp = _mk_reduce("pto.col_sum", 0)
-ColMaxOp = _mk_reduce("pto.col_max", 0)
-ColMinOp = _mk_reduce("pto.col_min", 0)
+@irdl_op_definition
+class RowMaxOp(_ReduceOp):
+    """`pto.row_max`: max, reduce each row to one column."""
+
+    name = "pto.row_max"
+    traits = traits_def(ReductionAxis(1))
+
+
+@irdl_op_definition
+class RowMinOp(_ReduceOp):
+    """`pto.row_min`: min, reduce each row to one column."""
+
+    name = "pto.row_min"
+    traits = traits_def(ReductionAxis(1))
+
+
+@irdl_op_definition
+class ColSumOp(_ReduceOp):
+    """`pto.col_sum`: sum, reduce each column to one row."""
+
+    name = "pto.col_sum"
+    traits = traits_def(ReductionAxis(0))
+
+
+@irdl_op_definition
+class ColMaxOp(_ReduceOp):
+    """`pto.col_max`: max, reduce each column to one row."""
+
+    name = "pto.col_max"
+    traits = traits_def(ReductionAxis(0))
+
+
+@irdl_op_definition
+class ColMinOp(_ReduceOp):
+    """`pto.col_min`: min, reduce each column to one row."""
+
+    name = "pto.col_min"
+    traits = traits_def(ReductionAxis(0))
+
+
 REDUCE_OPS = (RowSumOp, RowMaxOp, RowMinOp, ColSumOp, ColMaxOp, ColMinOp)
 
 
 class _ExpandOp(IRDLOperation):
     """`%d = pto.row_expand_sub %a, %m : T, [M,1]` — broadcast `%m` over the row (col ops: `[1,N]`)."""
 
-    AFFINITY: ClassVar[str] = "vector"
-    AXIS: ClassVar[int] = 1
     T: ClassVar = VarConstraint("T", base(TileType))
     src = operand_def(T)
     operand = operand_def(TileType)
     result = result_def(T)
     assembly_format = "$src `,` $operand attr-dict `:` type($src) `,` type($operand)"
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), Pure())
+
+    @property
+    def axis(self) -> int:
+        """The dim this op broadcasts along (its `BroadcastAxis` trait)."""
+        trait = self.get_trait(BroadcastAxis)
+        assert trait is not None
+        return trait.axis
 
     def __init__(self, src: SSAValue, operand: SSAValue):
         super().__init__(operands=[src, operand], result_types=[src.type])
@@ -1017,7 +1179,7 @@ class _ExpandOp(IRDLOperation):
         if a.rank != 2:
             raise VerifyException(f"'{self.name}' needs a 2-D tile, got rank {a.rank}")
         m, n = a.get_shape()
-        expect = [m, 1] if self.AXIS == 1 else [1, n]
+        expect = [m, 1] if self.axis == 1 else [1, n]
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
                 f"'{self.name}' operand must have shape {_fmt_shape(expect)}, got {_fmt_shape(b.get_shape())}"
@@ -1026,23 +1188,70 @@ class _ExpandOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' operands must have the same element type")
 
 
-def _mk_expand(op_name: str, axis: int) -> type:
-    cls = type(
-        op_name.split(".")[1].title().replace("_", "") + "Op",
-        (_ExpandOp,),
-        {"name": op_name, "AXIS": axis, "__annotations__": {"AXIS": ClassVar[int]}, "__doc__": f"broadcast along dim {axis}"},
-    )
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class RowExpandAddOp(_ExpandOp):
+    """`pto.row_expand_add`: add, broadcast a [M, 1] column along each row."""
+
+    name = "pto.row_expand_add"
+    traits = traits_def(BroadcastAxis(1))
 
 
-RowExpandAddOp = _mk_expand("pto.row_expand_add", 1)
-RowExpandSubOp = _mk_expand("pto.row_expand_sub", 1)
-RowExpandMulOp = _mk_expand("pto.row_expand_mul", 1)
-RowExpandDivOp = _mk_expand("pto.row_expand_div", 1)
-ColExpandAddOp = _mk_expand("pto.col_expand_add", 0)
-ColExpandSubOp = _mk_expand("pto.col_expand_sub", 0)
-ColExpandMulOp = _mk_expand("pto.col_expand_mul", 0)
-ColExpandDivOp = _mk_expand("pto.col_expand_div", 0)
+@irdl_op_definition
+class RowExpandSubOp(_ExpandOp):
+    """`pto.row_expand_sub`: sub, broadcast a [M, 1] column along each row."""
+
+    name = "pto.row_expand_sub"
+    traits = traits_def(BroadcastAxis(1))
+
+
+@irdl_op_definition
+class RowExpandMulOp(_ExpandOp):
+    """`pto.row_expand_mul`: mul, broadcast a [M, 1] column along each row."""
+
+    name = "pto.row_expand_mul"
+    traits = traits_def(BroadcastAxis(1))
+
+
+@irdl_op_definition
+class RowExpandDivOp(_ExpandOp):
+    """`pto.row_expand_div`: div, broadcast a [M, 1] column along each row."""
+
+    name = "pto.row_expand_div"
+    traits = traits_def(BroadcastAxis(1))
+
+
+@irdl_op_definition
+class ColExpandAddOp(_ExpandOp):
+    """`pto.col_expand_add`: add, broadcast a [1, N] row down each column."""
+
+    name = "pto.col_expand_add"
+    traits = traits_def(BroadcastAxis(0))
+
+
+@irdl_op_definition
+class ColExpandSubOp(_ExpandOp):
+    """`pto.col_expand_sub`: sub, broadcast a [1, N] row down each column."""
+
+    name = "pto.col_expand_sub"
+    traits = traits_def(BroadcastAxis(0))
+
+
+@irdl_op_definition
+class ColExpandMulOp(_ExpandOp):
+    """`pto.col_expand_mul`: mul, broadcast a [1, N] row down each column."""
+
+    name = "pto.col_expand_mul"
+    traits = traits_def(BroadcastAxis(0))
+
+
+@irdl_op_definition
+class ColExpandDivOp(_ExpandOp):
+    """`pto.col_expand_div`: div, broadcast a [1, N] row down each column."""
+
+    name = "pto.col_expand_div"
+    traits = traits_def(BroadcastAxis(0))
+
+
 EXPAND_OPS = (
     RowExpandAddOp,
     RowExpandSubOp,
@@ -1060,10 +1269,9 @@ class GetSubblockIdxOp(IRDLOperation):
     """`%i = pto.get_subblock_idx : index` — the AIV lane (0 or 1) this code runs on."""
 
     name = "pto.get_subblock_idx"
-    AFFINITY: ClassVar[str] = "vector"
     result = result_def(IndexType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(VectorAffinity(), Pure())
 
     def __init__(self):
         super().__init__(result_types=[IndexType()])
@@ -1084,13 +1292,12 @@ class AivShardOp(IRDLOperation):
     """`%h = pto.aiv_shard %qk {split = 1 : i64[, lane_stride = S]} : cube T -> half vec T` (C->V boundary)."""
 
     name = "pto.aiv_shard"
-    AFFINITY: ClassVar[str] = "boundary"
     src = operand_def(TileType)
     split = attr_def(IntegerAttr)
     lane_stride = opt_attr_def(IntegerAttr)
     result = result_def(TileType)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(BoundaryAffinity(PipeDirection.C2V), Pure())
 
     def __init__(self, src: SSAValue, split: int, result_type: TileType, lane_stride: int | None = None):
         attrs: dict[str, Attribute] = {"split": i64_attr(split)}
@@ -1137,12 +1344,11 @@ class AicGatherOp(IRDLOperation):
     """`%g = pto.aic_gather %h {split = 1 : i64} : half vec T -> full mat T` (V->C boundary)."""
 
     name = "pto.aic_gather"
-    AFFINITY: ClassVar[str] = "boundary"
     src = operand_def(TileType)
     split = attr_def(IntegerAttr)
     result = result_def(TileType)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(BoundaryAffinity(PipeDirection.V2C), Pure())
 
     def __init__(self, src: SSAValue, split: int, result_type: TileType):
         super().__init__(operands=[src], result_types=[result_type], attributes={"split": i64_attr(split)})
@@ -1179,9 +1385,8 @@ class YieldOp(IRDLOperation):
     """`pto.yield %v : T` — terminator of `pto.split_aiv_scope`."""
 
     name = "pto.yield"
-    AFFINITY: ClassVar[str] = "shared"
     values = var_operand_def()
-    traits = traits_def(IsTerminator(), Pure())
+    traits = traits_def(SharedAffinity(), IsTerminator(), Pure())
 
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
@@ -1226,11 +1431,10 @@ class SplitAivScopeOp(IRDLOperation):
     `mode` none is task-parallel (the author dispatches by `%aiv_id`); up_down/left_right split the data."""
 
     name = "pto.split_aiv_scope"
-    AFFINITY: ClassVar[str] = "region"
     mode = attr_def(SplitAttr)
     res = var_result_def()
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RegionAffinity(), RecursiveMemoryEffect())
 
     def __init__(self, mode: str, result_types: Sequence[Attribute], body: Region):
         super().__init__(result_types=[list(result_types)], regions=[body], attributes={"mode": SplitAttr(mode)})
@@ -1297,7 +1501,6 @@ class _TransferAttrs:
 
 
 class _TPushOp(IRDLOperation, _TransferAttrs):
-    ROLE: ClassVar[str] = "tpush"
     tile = operand_def(TileType)
     split = attr_def(IntegerAttr)
     id = opt_attr_def(IntegerAttr)
@@ -1321,8 +1524,7 @@ class TPushToAivOp(_TPushOp):
     """`pto.tpush_to_aiv %t {split = 0 : i64} : T` — the cube pushes a tile to the vector side (C->V)."""
 
     name = "pto.tpush_to_aiv"
-    AFFINITY: ClassVar[str] = "cube"
-    DIRECTION: ClassVar[str] = "c2v"
+    traits = traits_def(CubeAffinity(), PipePush(PipeDirection.C2V))
 
     def verify_(self) -> None:
         super().verify_()
@@ -1336,8 +1538,7 @@ class TPushToAicOp(_TPushOp):
     """`pto.tpush_to_aic %t {split = 0 : i64} : T` — a vector lane pushes a tile to the cube (V->C)."""
 
     name = "pto.tpush_to_aic"
-    AFFINITY: ClassVar[str] = "vector"
-    DIRECTION: ClassVar[str] = "v2c"
+    traits = traits_def(VectorAffinity(), PipePush(PipeDirection.V2C))
 
     def verify_(self) -> None:
         super().verify_()
@@ -1345,7 +1546,6 @@ class TPushToAicOp(_TPushOp):
 
 
 class _TPopOp(IRDLOperation, _TransferAttrs):
-    ROLE: ClassVar[str] = "tpop"
     split = attr_def(IntegerAttr)
     id = opt_attr_def(IntegerAttr)
     lane_stride = opt_attr_def(IntegerAttr)
@@ -1369,8 +1569,7 @@ class TPopFromAicOp(_TPopOp):
     """`%p = pto.tpop_from_aic {split = 0 : i64} : T` — a vector lane takes the next C->V slot."""
 
     name = "pto.tpop_from_aic"
-    AFFINITY: ClassVar[str] = "vector"
-    DIRECTION: ClassVar[str] = "c2v"
+    traits = traits_def(VectorAffinity(), PipePop(PipeDirection.C2V))
 
 
 @irdl_op_definition
@@ -1378,12 +1577,10 @@ class TPopFromAivOp(_TPopOp):
     """`%p = pto.tpop_from_aiv {split = 0 : i64} : T` — the cube takes the next V->C slot."""
 
     name = "pto.tpop_from_aiv"
-    AFFINITY: ClassVar[str] = "cube"
-    DIRECTION: ClassVar[str] = "v2c"
+    traits = traits_def(CubeAffinity(), PipePop(PipeDirection.V2C))
 
 
 class _TFreeOp(IRDLOperation):
-    ROLE: ClassVar[str] = "tfree"
     tile = operand_def(TileType)
     id = opt_attr_def(IntegerAttr)
     assembly_format = "$tile attr-dict `:` type($tile)"
@@ -1403,8 +1600,7 @@ class TFreeToAicOp(_TFreeOp):
     """`pto.tfree_to_aic %p : T` — a vector lane releases a popped C->V slot back to the cube."""
 
     name = "pto.tfree_to_aic"
-    AFFINITY: ClassVar[str] = "vector"
-    DIRECTION: ClassVar[str] = "c2v"
+    traits = traits_def(VectorAffinity(), PipeFree(PipeDirection.C2V))
 
 
 @irdl_op_definition
@@ -1412,8 +1608,7 @@ class TFreeToAivOp(_TFreeOp):
     """`pto.tfree_to_aiv %p : T` — the cube releases a popped V->C slot back to the vector side."""
 
     name = "pto.tfree_to_aiv"
-    AFFINITY: ClassVar[str] = "cube"
-    DIRECTION: ClassVar[str] = "v2c"
+    traits = traits_def(CubeAffinity(), PipeFree(PipeDirection.V2C))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1426,8 +1621,7 @@ class ReserveBufferOp(IRDLOperation):
     """`%rb = pto.reserve_buffer {name = "..", size = N : i64, base = -1 : i64} : i32` — consumer-side slot ring."""
 
     name = "pto.reserve_buffer"
-    AFFINITY: ClassVar[str] = "shared"
-    ROLE: ClassVar[str] = "setup"
+    traits = traits_def(SharedAffinity(), PipeSetup())
     buffer_name = attr_def(StringAttr, attr_name="name")
     size = attr_def(IntegerAttr)
     base_addr = attr_def(IntegerAttr, attr_name="base")
@@ -1450,8 +1644,7 @@ class ImportPeerBufferOp(IRDLOperation):
     """`%ib = pto.import_peer_buffer {name = "..", peer_func = @f_aiv} : i32` — the producer's view of the ring."""
 
     name = "pto.import_peer_buffer"
-    AFFINITY: ClassVar[str] = "shared"
-    ROLE: ClassVar[str] = "setup"
+    traits = traits_def(SharedAffinity(), PipeSetup())
     buffer_name = attr_def(StringAttr, attr_name="name")
     peer_func = attr_def(SymbolRefAttr)
     result = result_def(i32)
@@ -1464,7 +1657,6 @@ class ImportPeerBufferOp(IRDLOperation):
 
 
 class _InitializePipeOp(IRDLOperation):
-    ROLE: ClassVar[str] = "setup"
     c2v_buffer = operand_def(i32)
     v2c_buffer = operand_def(i32)
     dir_mask = attr_def(IntegerAttr)
@@ -1509,7 +1701,7 @@ class AicInitializePipeOp(_InitializePipeOp):
     """`pto.aic_initialize_pipe %c2v, %v2c {dir_mask, slot_size, slot_num} : i32, i32` — cube side."""
 
     name = "pto.aic_initialize_pipe"
-    AFFINITY: ClassVar[str] = "cube"
+    traits = traits_def(CubeAffinity(), PipeInit(CoreSide.AIC))
 
 
 @irdl_op_definition
@@ -1517,7 +1709,7 @@ class AivInitializePipeOp(_InitializePipeOp):
     """`pto.aiv_initialize_pipe %c2v, %v2c {dir_mask, slot_size, slot_num} : i32, i32` — vector side."""
 
     name = "pto.aiv_initialize_pipe"
-    AFFINITY: ClassVar[str] = "vector"
+    traits = traits_def(VectorAffinity(), PipeInit(CoreSide.AIV))
 
 
 ALL_OPS: list[type[Operation]] = [
@@ -1565,8 +1757,19 @@ ALL_OPS: list[type[Operation]] = [
     AivInitializePipeOp,
 ]
 
+def _with_trait(trait: type) -> tuple[type[Operation], ...]:
+    """The op classes of this dialect that carry `trait` (in `ALL_OPS` order)."""
+    return tuple(cls for cls in ALL_OPS if cls.has_trait(trait))  # type: ignore[attr-defined]
+
+
+# Op families, each defined once.  Those that a trait describes are derived from it.
 MATMUL_OPS = (MatmulOp, MatmulAccOp, MatmulBiasOp, GemvOp, GemvAccOp, GemvBiasOp, BatchMatmulOp, BatchMatmulAccOp)
-TPUSH_OPS = (TPushToAivOp, TPushToAicOp)
-TPOP_OPS = (TPopFromAicOp, TPopFromAivOp)
-TFREE_OPS = (TFreeToAicOp, TFreeToAivOp)
-SETUP_OPS = (ReserveBufferOp, ImportPeerBufferOp, AicInitializePipeOp, AivInitializePipeOp)
+TPUSH_OPS = _with_trait(PipePush)
+TPOP_OPS = _with_trait(PipePop)
+TFREE_OPS = _with_trait(PipeFree)
+TRANSFER_OPS = TPUSH_OPS + TPOP_OPS
+"""The ops that move a tile through a pipe (tpush and tpop; tfree only releases a slot)."""
+SETUP_OPS = _with_trait(PipeSetup)
+INIT_OPS = _with_trait(PipeInit)
+VIEW_OPS = _with_trait(SlotView)
+GENERATOR_OPS = _with_trait(TileGenerator)

@@ -133,8 +133,8 @@ def test_vector_ops():
         ops += [cls(a, s) for cls in pto.SCALAR_OPS]
         ops += [cls(a) for cls in pto.UNARY_OPS]
         ops.append(pto.CastOp(a, VEC.with_(element_type=bf16)))
-        ops += [cls(a, COL if cls.AXIS == 1 else ROW) for cls in pto.REDUCE_OPS]
-        ops += [cls(a, m if cls.AXIS == 1 else r) for cls in pto.EXPAND_OPS]
+        ops += [cls(a, COL if cls.get_trait(pto.ReductionAxis).axis == 1 else ROW) for cls in pto.REDUCE_OPS]
+        ops += [cls(a, m if cls.get_trait(pto.BroadcastAxis).axis == 1 else r) for cls in pto.EXPAND_OPS]
         ops.append(pto.GetSubblockIdxOp())
         return ops
 
@@ -201,15 +201,6 @@ def test_invalid_construction_is_reported_by_verify_module_at_the_op():
     with pytest.raises(PtoError, match="'pto.matmul' op lhs must be in memory space 'left', but it is in 'vec'") as e:
         build([left, right], lambda l, r: [pto.MatmulOp(l, r, ACC)])
     assert e.value.op is not None and e.value.op.name == "pto.matmul"
-
-
-def test_op_class_metadata():
-    """Every op declares its affinity; transfer and setup ops their protocol role."""
-    for cls in ALL_OPS:
-        assert isinstance(getattr(cls, "AFFINITY", None), str), cls.name
-    for cls in (*pto.TPUSH_OPS, *pto.TPOP_OPS, *pto.TFREE_OPS):
-        assert cls.ROLE in ("tpush", "tpop", "tfree") and cls.DIRECTION in ("c2v", "v2c")
-    assert all(cls.ROLE == "setup" for cls in pto.SETUP_OPS)
 
 
 def test_every_op_is_built_here():

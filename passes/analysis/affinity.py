@@ -3,11 +3,11 @@
 One implementation, used by LowerAutoVectorSplit (is the function mixed? which ops are halved?) and by
 ExpandMixedKernel (which side keeps which op?).  Rules (reference `expand-mixed-kernel.reference.md` §2):
 
-- Each `pto` op declares its kind in `AFFINITY` (see `dialects/pto_ops.py`):
-  `cube` / `vector` / `shared`; `result_memory` (load: by the result's memory space); `first_tile` (store,
-  reshape, slice, ...: by the first tile operand's memory space); `move` (a cube<->vec crossing is MIXED, a
-  same-side move runs where its source lives); `boundary` (aiv_shard / aic_gather: MIXED); `region`
-  (split_aiv_scope: the roll-up of its body).
+- Each `pto` op carries exactly one affinity trait (`dialects/pto_traits.py`), whose `intrinsic(op)` gives its
+  affinity on its own: `CubeAffinity` / `VectorAffinity` / `SharedAffinity`; `ResultMemoryAffinity` (load: by
+  the result's memory space); `FirstTileAffinity` (store, reshape, slice, ...: by the first tile operand's
+  memory space); `MoveAffinity` (a cube<->vec crossing is MIXED, a same-side move runs where its source lives);
+  `BoundaryAffinity` (aiv_shard / aic_gather: MIXED); `RegionAffinity` (split_aiv_scope: the roll-up of its body).
 - Ops of other dialects (arith, func.call, terminators) are SHARED; `scf.for/if/while` roll up their bodies.
 - `combine`: equal -> same; SHARED is the identity; anything else -> MIXED.
 - A crossing move whose source was produced by a tpop, `aiv_shard` or `aic_gather` is relabelled by its
@@ -16,23 +16,16 @@ ExpandMixedKernel (which side keeps which op?).  Rules (reference `expand-mixed-
 
 from __future__ import annotations
 
-from enum import Enum
-
 from xdsl.dialects import func
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region
 
-from pypto_mlir.dialects.pto_ops import AicGatherOp, AivShardOp, MoveOp, TPopFromAicOp, TPopFromAivOp
-from pypto_mlir.dialects.pto_types import TileType, is_cube_memory
-
-
-class Affinity(Enum):
-    CUBE = "cube"
-    VECTOR = "vector"
-    SHARED = "shared"
-    MIXED = "mixed"
-
-    def __str__(self) -> str:
-        return self.value
+from pypto_mlir.dialects.pto_traits import (
+    Affinity,
+    AffinityTrait,
+    MoveAffinity,
+    PipeDirection,
+    is_transfer_sourced,
+)
 
 
 def combine(a: Affinity, b: Affinity) -> Affinity:
@@ -45,29 +38,9 @@ def combine(a: Affinity, b: Affinity) -> Affinity:
     return Affinity.MIXED
 
 
-def _side(space: str) -> Affinity:
-    return Affinity.CUBE if is_cube_memory(space) else Affinity.VECTOR
-
-
-def move_direction(op: Operation) -> str | None:
-    """`c2v`, `v2c` or None for a `pto.move` (None for any other op or a same-side move)."""
-    if not isinstance(op, MoveOp):
-        return None
-    src, dst = op.src.type, op.result.type
-    if not isinstance(src, TileType) or not isinstance(dst, TileType):
-        return None
-    a, b = is_cube_memory(src.space), is_cube_memory(dst.space)
-    if a and not b:
-        return "c2v"
-    if b and not a:
-        return "v2c"
-    return None
-
-
-def is_transfer_sourced(value: SSAValue) -> bool:
-    """Produced by a tpop, aiv_shard or aic_gather (so a following crossing move is a placement, not a boundary)."""
-    owner = value.owner
-    return isinstance(owner, (TPopFromAicOp, TPopFromAivOp, AivShardOp, AicGatherOp))
+def move_direction(op: Operation) -> PipeDirection | None:
+    """C2V, V2C or None for a `pto.move` (None for any other op or a same-side move)."""
+    return MoveAffinity.direction(op) if op.has_trait(MoveAffinity) else None
 
 
 def is_boundary_move(op: Operation) -> bool:
@@ -76,39 +49,10 @@ def is_boundary_move(op: Operation) -> bool:
 
 
 def intrinsic_affinity(op: Operation) -> Affinity:
-    """The affinity of one op on its own (regions not rolled up; see `AffinityAnalysis` for that)."""
-    kind = getattr(type(op), "AFFINITY", None)
-    if kind is None:
-        return Affinity.SHARED
-    if kind == "cube":
-        return Affinity.CUBE
-    if kind == "vector":
-        return Affinity.VECTOR
-    if kind == "shared":
-        return Affinity.SHARED
-    if kind == "boundary":
-        return Affinity.MIXED
-    if kind == "result_memory":
-        t = op.results[0].type
-        return _side(t.space) if isinstance(t, TileType) else Affinity.SHARED
-    if kind == "first_tile":
-        for v in op.operands:
-            if isinstance(v.type, TileType):
-                return _side(v.type.space)
-        return Affinity.SHARED
-    if kind == "move":
-        d = move_direction(op)
-        if d is None:
-            src = op.operands[0].type
-            return _side(src.space) if isinstance(src, TileType) else Affinity.VECTOR
-        if is_transfer_sourced(op.operands[0]):
-            dst = op.results[0].type
-            assert isinstance(dst, TileType)
-            return _side(dst.space)
-        return Affinity.MIXED
-    if kind == "region":
-        return Affinity.SHARED
-    raise AssertionError(f"unknown AFFINITY kind {kind!r} on {op.name}")
+    """The affinity of one op on its own (regions not rolled up; see `AffinityAnalysis` for that).  Ops of other
+    dialects (arith, scf, func) have no affinity trait and are SHARED."""
+    trait = op.get_trait(AffinityTrait)
+    return Affinity.SHARED if trait is None else trait.intrinsic(op)
 
 
 class AffinityAnalysis:

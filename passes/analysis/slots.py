@@ -33,23 +33,16 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import (
+    TFREE_OPS,
+    TPOP_OPS,
+    VIEW_OPS,
     MoveOp,
-    ReshapeOp,
-    SetValidShapeOp,
-    SliceOp,
-    TFreeToAicOp,
-    TFreeToAivOp,
-    TPopFromAicOp,
-    TPopFromAivOp,
-    TransposeViewOp,
     get_int_attr,
 )
 
-# Ops whose result is a view of (the same buffer as) their first operand: a popped slot stays in use while any
-# of these views is used.  `pto.transpose` and `pto.move` copy, so they are not views.
-VIEW_OPS = (SliceOp, ReshapeOp, TransposeViewOp, SetValidShapeOp)
-TPOP_OPS = (TPopFromAicOp, TPopFromAivOp)
-TFREE_OPS = (TFreeToAicOp, TFreeToAivOp)
+# VIEW_OPS (trait `SlotView`): the ops whose result is a view of (the same buffer as) their first operand: a
+# popped slot stays in use while any of these views is used.  `pto.transpose` and `pto.move` copy, so they are
+# not views.
 
 _MAX_DEPTH = 256
 

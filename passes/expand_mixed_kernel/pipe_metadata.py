@@ -14,10 +14,11 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from pypto_mlir.dialects.pto_ops import (
+    INIT_OPS,
+    SETUP_OPS,
+    TRANSFER_OPS,
     AicInitializePipeOp,
     AivInitializePipeOp,
-    ImportPeerBufferOp,
-    ReserveBufferOp,
     TFreeToAicOp,
     TFreeToAivOp,
     TPopFromAicOp,
@@ -26,6 +27,7 @@ from pypto_mlir.dialects.pto_ops import (
     TPushToAivOp,
     get_int_attr,
 )
+from pypto_mlir.dialects.pto_traits import PipeDirection, PipeFree, PipeTransfer
 from pypto_mlir.dialects.pto_types import TileType, tile_bytes
 
 DEFAULT_SLOT_NUM = 2
@@ -56,19 +58,15 @@ AIC = Side("aic", TPopFromAivOp, TFreeToAivOp, TFreeToAicOp, TPushToAivOp, AicIn
 AIV = Side("aiv", TPopFromAicOp, TFreeToAicOp, TFreeToAivOp, TPushToAicOp, AivInitializePipeOp, "vec")
 SIDES = {"aic": AIC, "aiv": AIV}
 
-TRANSFER_OPS = (TPushToAivOp, TPushToAicOp, TPopFromAicOp, TPopFromAivOp)
-SETUP_OPS = (ReserveBufferOp, ImportPeerBufferOp, AicInitializePipeOp, AivInitializePipeOp)
-INIT_OPS = (AicInitializePipeOp, AivInitializePipeOp)
-
-
 
 def side_of(name: str) -> Side:
     return SIDES[name]
 
 
-def direction_of(op: Operation) -> str | None:
-    """`c2v` / `v2c` for a tpush or tpop (None for anything else)."""
-    return getattr(type(op), "DIRECTION", None) if isinstance(op, TRANSFER_OPS) else None
+def direction_of(op: Operation) -> PipeDirection | None:
+    """C2V / V2C for a tpush or tpop (None for anything else)."""
+    trait = op.get_trait(PipeTransfer)
+    return trait.direction if trait is not None and not isinstance(trait, PipeFree) else None
 
 
 def transfer_tile(op: Operation) -> TileType | None:

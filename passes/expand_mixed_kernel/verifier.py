@@ -41,6 +41,7 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
     get_int_attr,
 )
+from pypto_mlir.dialects.pto_traits import CoreSide, CubeAffinity, VectorAffinity
 from pypto_mlir.dialects.pto_types import TargetAttr
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
@@ -134,9 +135,13 @@ def _check_incore_not_mixed(f: func.FuncOp) -> None:
 # -- 2.-7. AIC / AIV kernels -------------------------------------------------------------------------------------
 
 
-def _op_side(op: Operation) -> str | None:
-    aff = getattr(type(op), "AFFINITY", None)
-    return {"cube": "aic", "vector": "aiv"}.get(aff) if isinstance(aff, str) else None
+def _op_side(op: Operation) -> CoreSide | None:
+    """The side an op with a fixed core affinity must run on (None for memory-driven and shared ops)."""
+    if op.has_trait(CubeAffinity):
+        return CoreSide.AIC
+    if op.has_trait(VectorAffinity):
+        return CoreSide.AIV
+    return None
 
 
 def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, func.FuncOp]) -> None:

@@ -46,16 +46,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import (
-    REDUCE_OPS,
+    GENERATOR_OPS,
     AicGatherOp,
     AivShardOp,
-    CiOp,
     CreateOp,
-    FullOp,
     GetSubblockIdxOp,
     LoadOp,
     MoveOp,
-    RandomOp,
     ReshapeOp,
     SetValidShapeOp,
     SliceOp,
@@ -68,6 +65,7 @@ from pypto_mlir.dialects.pto_ops import (
     TransposeViewOp,
     i64_attr,
 )
+from pypto_mlir.dialects.pto_traits import ReductionAxis, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
@@ -764,7 +762,7 @@ class GeneratorHalving(_SplitPattern):
     """`pto.full` / `pto.create` (vec): the result shape is halved.  `pto.ci` / `pto.random` are rejected on a
     non-singleton split dim (their values depend on the position)."""
 
-    OPS = (FullOp, CreateOp, CiOp, RandomOp)
+    OPS = GENERATOR_OPS
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         lw = self.lw
@@ -773,7 +771,8 @@ class GeneratorHalving(_SplitPattern):
         d = lw.dim
         if t.rank <= d or t.get_shape()[d] == 1:
             return
-        if isinstance(op, (CiOp, RandomOp)):
+        trait = op.get_trait(TileGenerator)
+        if trait is not None and trait.position_dependent:
             raise PtoError(
                 f"{LEGACY}: automatic split-axis halving of '{op.name}' is not supported because its generated values "
                 "depend on position; changing the result type alone would give both lanes the first half's values. "
@@ -800,7 +799,8 @@ class ElementwiseHalving(_SplitPattern):
             return  # all tile operands full width: the op stays full width
         info = lw.tracked[src]
         d = info.dim
-        if isinstance(op, REDUCE_OPS) and type(op).AXIS == d:  # type: ignore[attr-defined]
+        reduction = op.get_trait(ReductionAxis)
+        if reduction is not None and reduction.axis == d:
             raise PtoError(
                 f"{LEGACY}: reduce op '{op.name}' reduces on the split axis (dim {d}); partial reduction in a split "
                 "kernel is not supported. Reduce along the other axis, split the function the other way "

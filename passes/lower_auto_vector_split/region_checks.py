@@ -20,33 +20,29 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import (
-    REDUCE_OPS,
+    GENERATOR_OPS,
     SETUP_OPS,
     TFREE_OPS,
     TPOP_OPS,
     TPUSH_OPS,
     AicGatherOp,
     AivShardOp,
-    CiOp,
-    CreateOp,
-    FullOp,
     GetSubblockIdxOp,
     LoadOp,
     MoveOp,
-    RandomOp,
     SliceOp,
     SplitAivScopeOp,
     StoreOp,
     TransposeOp,
     get_int_attr,
 )
+from pypto_mlir.dialects.pto_traits import ReductionAxis
 from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType, is_cube_memory
 
 from ..analysis.affinity import Affinity, intrinsic_affinity, move_direction
 
 # Ops whose lane is stated by the op itself (the reference's "stated lane": registry-declared affinity).
 STATED_LANE_OPS: tuple[type[Operation], ...] = (GetSubblockIdxOp, *TPUSH_OPS, *TPOP_OPS, *TFREE_OPS, *SETUP_OPS)
-GENERATOR_OPS: tuple[type[Operation], ...] = (FullOp, CreateOp, CiOp, RandomOp)
 
 
 def split_dim_of(mode: str) -> int:
@@ -88,9 +84,8 @@ def enclosing_scope(op: Operation) -> SplitAivScopeOp | None:
 
 
 def _reduce_axis(op: Operation) -> int | None:
-    if isinstance(op, REDUCE_OPS):
-        return type(op).AXIS  # type: ignore[attr-defined]
-    return None
+    trait = op.get_trait(ReductionAxis)
+    return None if trait is None else trait.axis
 
 
 # ---------------------------------------------------------------------------------------------------------------

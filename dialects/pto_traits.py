@@ -1,0 +1,304 @@
+"""Op facts of the `pto` dialect, as xDSL `OpTrait`s attached to the op classes in `pto_ops.py`.
+
+An analysis asks an op what it is with `op.has_trait(T)` / `op.get_trait(T)`; it never compares op names or
+class-level strings.  The facts:
+
+- **Affinity** (exactly one per `pto` op, a subclass of `AffinityTrait`): which core an op needs on its own,
+  `intrinsic(op)` -> `Affinity`.  `CubeAffinity`, `VectorAffinity`, `SharedAffinity` are fixed;
+  `ResultMemoryAffinity` (load) and `FirstTileAffinity` (store, views, ...) follow a tile's memory space;
+  `MoveAffinity` (pto.move) is MIXED when it crosses cube <-> vec, except right after a transfer;
+  `BoundaryAffinity` (aiv_shard, aic_gather) is MIXED; `RegionAffinity` (split_aiv_scope) is the roll-up of
+  its body, which `passes/analysis/affinity.py` computes.
+- **Pipe protocol**: `PipePush`, `PipePop`, `PipeFree` (subclasses of `PipeTransfer`), each with its
+  `direction` (`PipeDirection.C2V` / `V2C`) and the core `side` that runs it; `PipeSetup` (reserve_buffer,
+  import_peer_buffer) and its subclass `PipeInit` (`*_initialize_pipe`, with its `side`).
+- `SlotView`: the result is a view of the first operand's buffer (no copy), so a popped slot stays in use while
+  the view is used.
+- `TileGenerator`: makes a tile from scalars only (full, create, ci, random); `position_dependent` when its
+  values depend on the element position (ci, random), so the tile cannot be halved by halving its type.
+- `NoDuplicate`: a SHARED op that must not be copied onto both cores (reference: `set_no_duplicate`).
+- `ReductionAxis(axis)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces, or a row/col expand
+  broadcasts along (row ops: 1, col ops: 0).
+
+This module depends only on xDSL and `pto_types`, so both the dialect and the passes can import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.traits import OpTrait
+
+from .pto_types import TileType, is_cube_memory
+
+
+class Affinity(Enum):
+    """Which core an op (or a region, rolled up) needs."""
+
+    CUBE = "cube"
+    VECTOR = "vector"
+    SHARED = "shared"
+    MIXED = "mixed"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class CoreSide(StrEnum):
+    """One half of an expanded kernel: the cube core (AIC) or the vector cores (AIV)."""
+
+    AIC = "aic"
+    AIV = "aiv"
+
+    @property
+    def other(self) -> CoreSide:
+        return CoreSide.AIV if self is CoreSide.AIC else CoreSide.AIC
+
+    @property
+    def affinity(self) -> Affinity:
+        return Affinity.CUBE if self is CoreSide.AIC else Affinity.VECTOR
+
+
+class PipeDirection(StrEnum):
+    """A cross-core pipe direction: cube to vector (C2V) or vector to cube (V2C)."""
+
+    C2V = "c2v"
+    V2C = "v2c"
+
+    @property
+    def producer(self) -> CoreSide:
+        return CoreSide.AIC if self is PipeDirection.C2V else CoreSide.AIV
+
+    @property
+    def consumer(self) -> CoreSide:
+        return self.producer.other
+
+    @property
+    def bit(self) -> int:
+        """The bit of this direction in an `*_initialize_pipe` `dir_mask` (C2V = 1, V2C = 2)."""
+        return 1 if self is PipeDirection.C2V else 2
+
+
+def memory_affinity(space: str) -> Affinity:
+    """The core a tile in memory space `space` lives on."""
+    return Affinity.CUBE if is_cube_memory(space) else Affinity.VECTOR
+
+
+# -- affinity -----------------------------------------------------------------------------------------------------
+
+
+class AffinityTrait(OpTrait):
+    """Base of the affinity traits; every `pto` op has exactly one."""
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class CubeAffinity(AffinityTrait):
+    """Runs on the cube core (matmuls, cube-side pipe ops)."""
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        return Affinity.CUBE
+
+
+@dataclass(frozen=True)
+class VectorAffinity(AffinityTrait):
+    """Runs on the vector cores (elementwise, reductions, vector-side pipe ops)."""
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        return Affinity.VECTOR
+
+
+@dataclass(frozen=True)
+class SharedAffinity(AffinityTrait):
+    """Either core may run it; ExpandMixedKernel copies it to both sides (create, create_tensor, yield, setup)."""
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        return Affinity.SHARED
+
+
+@dataclass(frozen=True)
+class ResultMemoryAffinity(AffinityTrait):
+    """Runs where its result tile lives (load)."""
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        t = op.results[0].type
+        return memory_affinity(t.space) if isinstance(t, TileType) else Affinity.SHARED
+
+
+@dataclass(frozen=True)
+class FirstTileAffinity(AffinityTrait):
+    """Runs where its first tile operand lives (store, reshape, slice, transpose, set_validshape)."""
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        for v in op.operands:
+            if isinstance(v.type, TileType):
+                return memory_affinity(v.type.space)
+        return Affinity.SHARED
+
+
+def is_transfer_sourced(value: SSAValue) -> bool:
+    """Produced by a tpop, aiv_shard or aic_gather (so a following crossing move is a placement, not a boundary)."""
+    owner = value.owner
+    return isinstance(owner, Operation) and (owner.has_trait(PipePop) or owner.has_trait(BoundaryAffinity))
+
+
+@dataclass(frozen=True)
+class MoveAffinity(AffinityTrait):
+    """`pto.move`: a cube <-> vec crossing is MIXED (a boundary), unless its source was just transferred (then it
+    is a placement on the destination's side); a same-side move runs where its source lives."""
+
+    @staticmethod
+    def direction(op: Operation) -> PipeDirection | None:
+        """C2V / V2C for a crossing move, None for a same-side one."""
+        src, dst = op.operands[0].type, op.results[0].type
+        if not isinstance(src, TileType) or not isinstance(dst, TileType):
+            return None
+        a, b = is_cube_memory(src.space), is_cube_memory(dst.space)
+        if a and not b:
+            return PipeDirection.C2V
+        if b and not a:
+            return PipeDirection.V2C
+        return None
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        if self.direction(op) is None:
+            src = op.operands[0].type
+            return memory_affinity(src.space) if isinstance(src, TileType) else Affinity.VECTOR
+        if is_transfer_sourced(op.operands[0]):
+            dst = op.results[0].type
+            assert isinstance(dst, TileType)
+            return memory_affinity(dst.space)
+        return Affinity.MIXED
+
+
+@dataclass(frozen=True)
+class BoundaryAffinity(AffinityTrait):
+    """An explicit split boundary (aiv_shard: C2V, aic_gather: V2C): MIXED, it joins both sides."""
+
+    direction: PipeDirection
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        return Affinity.MIXED
+
+
+@dataclass(frozen=True)
+class RegionAffinity(AffinityTrait):
+    """A region op (split_aiv_scope): SHARED on its own; its affinity is the roll-up of its body."""
+
+    def intrinsic(self, op: Operation) -> Affinity:
+        return Affinity.SHARED
+
+
+# -- the pipe protocol --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PipeTransfer(OpTrait):
+    """A tpush, tpop or tfree on a pipe of direction `direction`."""
+
+    direction: PipeDirection
+
+    @property
+    def side(self) -> CoreSide:
+        """The core that runs the op."""
+        return self.direction.consumer
+
+
+@dataclass(frozen=True)
+class PipePush(PipeTransfer):
+    """Sends its tile operand into the next slot (tpush_to_aiv: C2V on the AIC, tpush_to_aic: V2C on the AIV)."""
+
+    @property
+    def side(self) -> CoreSide:
+        return self.direction.producer
+
+
+@dataclass(frozen=True)
+class PipePop(PipeTransfer):
+    """Takes the next slot as its result tile (tpop_from_aic: C2V on the AIV, tpop_from_aiv: V2C on the AIC)."""
+
+
+@dataclass(frozen=True)
+class PipeFree(PipeTransfer):
+    """Releases a popped slot back to the producer (tfree_to_aic: C2V on the AIV, tfree_to_aiv: V2C on the AIC)."""
+
+
+@dataclass(frozen=True)
+class PipeSetup(OpTrait):
+    """Pipe setup emitted at a kernel's entry (reserve_buffer, import_peer_buffer, *_initialize_pipe)."""
+
+
+@dataclass(frozen=True)
+class PipeInit(PipeSetup):
+    """`aic_initialize_pipe` / `aiv_initialize_pipe`: initialises the pipes of one core side."""
+
+    side: CoreSide
+
+
+# -- values and buffers -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SlotView(OpTrait):
+    """The result is a view of (the same buffer as) the first operand: slice, reshape, transpose_view,
+    set_validshape.  `pto.transpose` copies, so it is not one."""
+
+
+@dataclass(frozen=True)
+class TileGenerator(OpTrait):
+    """Makes a tile from scalars only (full, create, ci, random).  `position_dependent`: the values depend on
+    the element position (ci, random), so halving the result type does not halve the values."""
+
+    position_dependent: bool = False
+
+
+@dataclass(frozen=True)
+class NoDuplicate(OpTrait):
+    """A SHARED op that must run on one side only, not be copied to both (reference `set_no_duplicate`)."""
+
+
+@dataclass(frozen=True)
+class ReductionAxis(OpTrait):
+    """A reduction along dim `axis` (row_*: 1, the result has one column; col_*: 0, one row)."""
+
+    axis: int
+
+
+@dataclass(frozen=True)
+class BroadcastAxis(OpTrait):
+    """A row/col expand: its second operand is broadcast along dim `axis` (row_expand_*: 1, col_expand_*: 0)."""
+
+    axis: int
+
+
+__all__ = [
+    "Affinity",
+    "AffinityTrait",
+    "BoundaryAffinity",
+    "BroadcastAxis",
+    "CoreSide",
+    "CubeAffinity",
+    "FirstTileAffinity",
+    "MoveAffinity",
+    "NoDuplicate",
+    "PipeDirection",
+    "PipeFree",
+    "PipeInit",
+    "PipePop",
+    "PipePush",
+    "PipeSetup",
+    "PipeTransfer",
+    "ReductionAxis",
+    "RegionAffinity",
+    "ResultMemoryAffinity",
+    "SharedAffinity",
+    "SlotView",
+    "TileGenerator",
+    "VectorAffinity",
+    "is_transfer_sourced",
+    "memory_affinity",
+]

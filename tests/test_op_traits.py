@@ -1,0 +1,110 @@
+"""Op facts are xDSL traits on written-out op classes (dialects/pto_traits.py), each stated once.
+
+- every registered `pto` op has exactly one affinity trait, and is a class written in the source;
+- the pipe-protocol ops carry their role, direction and side; views, generators and axes are traits too;
+- no string-valued op fact (`AFFINITY = "first_tile"`, `ROLE`, `DIRECTION`) and no `type()` op factory is left in
+  the dialect or the passes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pypto_mlir.dialects import pto
+from pypto_mlir.dialects.pto_ops import ALL_OPS
+from pypto_mlir.dialects.pto_traits import (
+    AffinityTrait,
+    BoundaryAffinity,
+    CoreSide,
+    PipeDirection,
+    PipeFree,
+    PipeInit,
+    PipePop,
+    PipePush,
+    PipeSetup,
+    PipeTransfer,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted([*ROOT.glob("dialects/*.py"), *ROOT.glob("passes/**/*.py")])
+
+
+@pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
+def test_every_op_has_exactly_one_affinity_trait(cls):
+    found = [t for t in cls.traits if isinstance(t, AffinityTrait)]
+    assert len(found) == 1, f"{cls.name}: {found}"
+
+
+def test_every_registered_op_is_a_written_class():
+    """`grep 'class ExpOp'` finds every op: each registered op class is defined by a `class` statement."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in ROOT.glob("dialects/*.py"))
+    for cls in pto.PTO.operations:
+        assert re.search(rf"^class {cls.__name__}\(", text, re.M), f"{cls.name} ({cls.__name__}) is not written out"
+
+
+def test_pipe_ops_state_role_direction_and_side():
+    expect = {
+        pto.TPushToAivOp: (PipePush, PipeDirection.C2V, CoreSide.AIC),
+        pto.TPushToAicOp: (PipePush, PipeDirection.V2C, CoreSide.AIV),
+        pto.TPopFromAicOp: (PipePop, PipeDirection.C2V, CoreSide.AIV),
+        pto.TPopFromAivOp: (PipePop, PipeDirection.V2C, CoreSide.AIC),
+        pto.TFreeToAicOp: (PipeFree, PipeDirection.C2V, CoreSide.AIV),
+        pto.TFreeToAivOp: (PipeFree, PipeDirection.V2C, CoreSide.AIC),
+    }
+    for cls, (role, direction, side) in expect.items():
+        t = cls.get_trait(PipeTransfer)
+        assert type(t) is role and t.direction is direction and t.side is side, cls.name
+        # the fixed affinity agrees with the side the protocol runs the op on
+        assert cls.get_trait(AffinityTrait).intrinsic(None) is side.affinity, cls.name  # type: ignore[arg-type]
+    assert set(pto.SETUP_OPS) == {cls for cls in ALL_OPS if cls.has_trait(PipeSetup)}
+    assert pto.AicInitializePipeOp.get_trait(PipeInit).side is CoreSide.AIC
+    assert pto.AivInitializePipeOp.get_trait(PipeInit).side is CoreSide.AIV
+    assert pto.AivShardOp.get_trait(BoundaryAffinity).direction is PipeDirection.C2V
+    assert pto.AicGatherOp.get_trait(BoundaryAffinity).direction is PipeDirection.V2C
+
+
+def test_value_traits():
+    assert set(pto.VIEW_OPS) == {pto.SliceOp, pto.ReshapeOp, pto.TransposeViewOp, pto.SetValidShapeOp}
+    assert pto.TransposeOp not in pto.VIEW_OPS  # transpose copies
+    assert set(pto.GENERATOR_OPS) == {pto.FullOp, pto.CreateOp, pto.CiOp, pto.RandomOp}
+    assert [c for c in pto.GENERATOR_OPS if c.get_trait(pto.TileGenerator).position_dependent] == [pto.CiOp, pto.RandomOp]
+    assert {c.get_trait(pto.ReductionAxis).axis for c in (pto.RowSumOp, pto.RowMaxOp, pto.RowMinOp)} == {1}
+    assert {c.get_trait(pto.ReductionAxis).axis for c in (pto.ColSumOp, pto.ColMaxOp, pto.ColMinOp)} == {0}
+    assert {c.get_trait(pto.BroadcastAxis).axis for c in pto.EXPAND_OPS if c.name.startswith("pto.row")} == {1}
+    assert {c.get_trait(pto.BroadcastAxis).axis for c in pto.EXPAND_OPS if c.name.startswith("pto.col")} == {0}
+
+
+def test_enums_compare_equal_to_their_spelling():
+    """The enums are `StrEnum`s: printed in messages and stored in attributes as the dialect spells them."""
+    assert f"{PipeDirection.C2V}" == "c2v" and f"{CoreSide.AIV}" == "aiv"
+    assert PipeDirection.V2C.producer is CoreSide.AIV and PipeDirection.V2C.consumer is CoreSide.AIC
+    assert (PipeDirection.C2V.bit, PipeDirection.V2C.bit) == (1, 2)
+
+
+STRING_FACT = re.compile(
+    r"\b(AFFINITY|ROLE|DIRECTION)\s*(:|=)"  # class-data op facts
+    r"|getattr\(\s*type\(\w+\)\s*,\s*\"(AFFINITY|ROLE|DIRECTION|AXIS)\""  # reading them
+    r"|\"(first_tile|result_memory)\""  # the old affinity kinds
+    r"|\btype\(\s*op_name"  # op classes made by type() factories
+    r"|\.AXIS\b"
+)
+
+
+def test_no_string_op_facts_left():
+    hits = [
+        f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+        for p in SOURCES
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if STRING_FACT.search(line)
+    ]
+    assert not hits, "string op facts left:\n" + "\n".join(hits)
+
+
+def test_string_fact_pattern_can_fail():
+    """The pattern above does catch the forms it forbids."""
+    for bad in ('    AFFINITY: ClassVar[str] = "first_tile"', 'getattr(type(op), "DIRECTION", None)',
+                "cls = type(op_name.split('.')[1], (b,), {})", "type(op).AXIS == d"):
+        assert STRING_FACT.search(bad), bad
