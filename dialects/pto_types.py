@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
 )
-from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -117,6 +117,12 @@ class SplitAttr(_KeywordAttr):
     @property
     def mode_int(self) -> int:
         return SPLIT_MODES.index(self.value.data)
+
+
+def kind_of(op: Operation) -> str | None:
+    """The `#pto.kind<K>` of a function, as the keyword K (None when it has none)."""
+    attr = op.attributes.get("pto.kind")
+    return attr.data if isinstance(attr, KindAttr) else None
 
 
 # ---------------------------------------------------------------------------------------------------------------

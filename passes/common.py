@@ -1,4 +1,6 @@
-"""Helpers shared by the passes: locations, names, targets, function attributes."""
+"""Helpers shared by the passes: locations, names, targets, function attributes.
+
+`kind_of` is defined with `#pto.kind` in `dialects/pto_types.py` and re-exported here for the passes."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_types import KindAttr, SplitAttr, TargetAttr
+from pypto_mlir.dialects.pto_types import KindAttr, SplitAttr, TargetAttr, kind_of  # noqa: F401 (kind_of: re-export)
 
 
 def with_loc(new: Operation, old: Operation) -> Operation:
@@ -34,11 +36,6 @@ def require_target(module: ModuleOp, pass_name: str) -> str:
             op=module,
         )
     return attr.data
-
-
-def kind_of(f: func.FuncOp) -> str | None:
-    attr = f.attributes.get("pto.kind")
-    return attr.data if isinstance(attr, KindAttr) else None
 
 
 def set_kind(f: func.FuncOp, kind: str) -> None:

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, Module
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
-from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr, TargetAttr
+from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr, TargetAttr, kind_of
 
 from .diagnostics import PtoError
 
@@ -155,9 +155,8 @@ def _check_func_attrs(f: func.FuncOp) -> None:
                     )
 
 
-def function_kind(f: func.FuncOp) -> str | None:
-    attr = f.attributes.get("pto.kind")
-    return attr.data if isinstance(attr, KindAttr) else None
+function_kind = kind_of
+"""The `#pto.kind<K>` keyword of a function (public name of `pto_types.kind_of`)."""
 
 
 def module_target(module: ModuleOp) -> str | None:

@@ -23,7 +23,7 @@ from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
-from pypto_mlir.dialects.pto_types import KindAttr, SplitAttr, TensorType, TileType, tile_bytes
+from pypto_mlir.dialects.pto_types import SplitAttr, TensorType, TileType, kind_of, tile_bytes
 
 from .registry import EFFECT, PLAIN, REGISTRY, impl_effect, impl_sync
 from .semantics import mixed_values
@@ -53,11 +53,6 @@ class RunError(PtoError):
 class Wait:
     op: Operation
     reason: str
-
-
-def kind_of(f: func.FuncOp) -> str | None:
-    attr = f.attributes.get("pto.kind")
-    return attr.data if isinstance(attr, KindAttr) else None
 
 
 def has_unit(f: func.FuncOp, name: str) -> bool:
