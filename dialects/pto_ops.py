@@ -177,7 +177,16 @@ def parse_mixed_list(parser: Parser) -> tuple[list[int], list[SSAValue]]:
         elif parser.parse_optional_punctuation("?") is not None:
             parser.raise_error("'?' is not allowed here; pass the dynamic value as an SSA operand")
         else:
-            static.append(parser.parse_integer(allow_boolean=False, context_msg=" or SSA value expected"))
+            start = parser._current_token.span.start
+            value = parser.parse_integer(allow_boolean=False, context_msg=" or SSA value expected")
+            if not DYNAMIC < value < 2**63:  # DYNAMIC (-2**63) marks an SSA entry in the static list
+                parser.raise_error(
+                    f"{value} does not fit: a constant entry must lie in [-(2^63 - 1), 2^63 - 1] "
+                    "(-2^63 is reserved for the entries given as SSA values)",
+                    start,
+                    parser._current_token.span.start,
+                )
+            static.append(value)
 
     parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one)
     return static, dynamic

@@ -12,11 +12,24 @@ from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects.arith import Arith
-from xdsl.dialects.builtin import Builtin, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    Builtin,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    FloatAttr,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.dialects.func import Func
 from xdsl.dialects.scf import Scf
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
@@ -33,11 +46,44 @@ def make_context(allow_unregistered: bool = False) -> Context:
     return ctx
 
 
+class _LinearLexer(MLIRLexer):
+    """xDSL's lexer with a string-literal pattern that cannot backtrack.
+
+    xDSL 0.74 matches a string literal with `"(?:[^"\\...]+|\\...)*"`: a `+` inside a `*`, which on an
+    unterminated literal (`note = "a {a {...`) tries every way of cutting the text into runs before failing,
+    exponential in the length of the rest of the input. The same language with possessive quantifiers is matched
+    (or rejected) in one pass.
+    """
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+
+def unsupported_attribute(attr: Attribute) -> str | None:
+    """Why xDSL could not print `attr` back (its element type has no binary format), or None if it can."""
+    if isinstance(attr, FloatAttr):
+        elt = attr.type
+    elif isinstance(attr, (DenseArrayBase, DenseIntOrFPElementsAttr)):
+        elt = attr.get_element_type()
+    else:
+        return None
+    try:
+        elt.format  # type: ignore[union-attr]
+    except NotImplementedError:
+        if isinstance(attr, FloatAttr):
+            return f"float constants of type {elt} are not supported; use f16, bf16, f32 or f64"
+        return f"element type {elt} is not supported in a constant array; use an integer of at most 64 bits or f16/f32/f64"
+    except AttributeError:
+        return None
+    return None
+
+
 class LocatedParser(Parser):
     """An xDSL parser that stamps each parsed op with its `file:line:col` (unless the text gives a `loc`)."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)
+        # the real input goes through the linear lexer (its first token is lexed here: may raise ParseError)
+        self._parser_state = ParserState(_LinearLexer(Input(text, name)))
         self.first_forward_use: dict = {}
         self._name_attr = StringAttr(name)
         self._line_offset = line_offset
@@ -77,6 +123,23 @@ class LocatedParser(Parser):
             self.raise_error(f"re-declaration of alias '{name}'")
         self.attribute_aliases[name] = loc
 
+    def parse_optional_attribute(self) -> Attribute | None:
+        # A literal xDSL cannot represent (a negative f8E8M0FNU, an f80 constant, an i128 array, ...) is an
+        # error at the literal, not an exception escaping the parser or the printer later.
+        start = self._current_token.span.start
+        try:
+            attr = super().parse_optional_attribute()
+        except (ValueError, NotImplementedError, OverflowError) as e:
+            msg = _strip(str(e))
+            if m := re.fullmatch(r"Format not implemented for (\S+)", msg):
+                msg = f"element type {m.group(1)} is not supported in a constant array; use an integer of at most 64 bits or f16/f32/f64"
+            else:
+                msg = f"invalid attribute value: {msg}"
+            self.raise_error(msg, start, self._current_token.span.start)
+        if attr is not None and (why := unsupported_attribute(attr)) is not None:
+            self.raise_error(why, start, self._current_token.span.start)
+        return attr
+
     def resolve_operand(self, operand, type):  # type: ignore[override]
         # Remember where a not-yet-defined value is first used, to locate "used but not defined" there.
         name = operand.operand_name
@@ -100,7 +163,14 @@ class LocatedParser(Parser):
 
 def parse_error_to_pto(e: ParseError, line_offset: int = 0) -> PtoError:
     loc = e.span.get_location()
-    return PtoError(_strip(e.msg), loc=SourceLoc(loc.file, loc.line + line_offset, loc.col))
+    msg = _strip(e.msg)
+    if (m := re.fullmatch(r"Unexpected character: (.)", msg, re.S)) is not None:
+        ch = m.group(1)
+        msg = (
+            f"unexpected character '{ch}' (U+{ord(ch):04X}); outside string literals and comments the input must "
+            "be ASCII MLIR syntax"
+        )
+    return PtoError(msg, loc=SourceLoc(loc.file, loc.line + line_offset, loc.col))
 
 
 def _strip(msg: str) -> str:
@@ -110,7 +180,10 @@ def _strip(msg: str) -> str:
 def parse_module(text: str, name: str = "<stdin>", ctx: Context | None = None, line_offset: int = 0) -> ModuleOp:
     """Parse `text` into a module; raises `PtoError` with the source location on malformed input."""
     ctx = ctx or make_context()
-    parser = LocatedParser(ctx, text, name, line_offset)
+    try:
+        parser = LocatedParser(ctx, text, name, line_offset)
+    except ParseError as e:  # the first token is already bad (a stray non-ASCII character, ...)
+        raise parse_error_to_pto(e, line_offset) from None
     try:
         module = parser.parse_module()
     except ParseError as e:

@@ -11,7 +11,7 @@ import re
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, UnitAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr, TargetAttr, kind_of
@@ -30,7 +30,12 @@ def _message(err: Exception) -> str:
     if text.startswith(prefix):
         text = text[len(prefix) :]
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return " ".join(lines[:2]) if lines else type(err).__name__
+    if not lines:  # an exception without a message: still say what failed and where to look
+        return (
+            "does not verify (its verifier gave no reason); check its operands, result types and attributes "
+            "against docs/dialect.md"
+        )
+    return " ".join(lines[:2])
 
 
 _BASE_NAMES = {
@@ -99,16 +104,57 @@ def verify_op(op: Operation) -> None:
         msg = _readable(op, msg)
         raise PtoError(f"'{op.name}' op {msg}", op=op) from None
     except Exception as e:  # a verifier must never crash the tool
-        raise PtoError(f"'{op.name}' op could not be verified: {e}", op=op) from None
+        raise PtoError(f"'{op.name}' op could not be verified: {_message(e)}", op=op) from None
 
 
 def verify_module(module: ModuleOp) -> None:
     """Verify a whole module; raises `PtoError` at the first violation."""
     _check_module_attrs(module)
+    order: dict[Block, dict[Operation, int]] = {}
     for op in module.walk():
+        _check_dominance(op, order)
         verify_op(op)
         if isinstance(op, func.FuncOp):
             _check_func_attrs(op)
+
+
+def _check_dominance(op: Operation, order: dict[Block, dict[Operation, int]]) -> None:
+    """Every operand is defined before its use: by an op earlier in the same block or in an enclosing block, or
+    as an argument of an enclosing block (MLIR's dominance in single-block regions; the module body is a graph
+    region). The parser already scopes names; this catches a use placed before its definition, or outside the
+    region that defines it, however the IR was built."""
+    for i, v in enumerate(op.operands):
+        if isinstance(v, BlockArgument):
+            def_block, def_op = v.block, None
+        elif isinstance(v, OpResult):
+            def_op = v.op
+            def_block = def_op.parent_block()
+        else:
+            continue
+        user: Operation | None = op
+        while user is not None and user.parent_block() is not def_block:
+            if def_block is not None and user.parent_region() is def_block.parent:
+                break  # another block of the same multi-block region: CFG dominance, not checked here
+            user = user.parent_op()
+        if user is not None and user.parent_block() is not def_block:
+            continue
+        name = f"%{v.name_hint}" if v.name_hint else f"operand #{i}"
+        if user is None or def_block is None:
+            raise PtoError(
+                f"'{op.name}' op uses {name}, which is defined inside a region that does not enclose this op; "
+                "a value can only be used after its definition, in the same region or a nested one",
+                op=op,
+            )
+        if def_op is None or isinstance(def_block.parent_op(), ModuleOp):
+            continue
+        pos = order.get(def_block)
+        if pos is None:
+            pos = order[def_block] = {o: k for k, o in enumerate(def_block.ops)}
+        if pos[def_op] >= pos[user]:
+            raise PtoError(
+                f"'{op.name}' op uses {name} before its definition; move the op that defines it above this use",
+                op=op,
+            )
 
 
 def _check_module_attrs(module: ModuleOp) -> None:
