@@ -88,3 +88,81 @@ def test_tfree_through_a_view_releases_the_popped_slot():
     )
     res = check_modules(_mod((EXAMPLES / "seed_example1.a5.mlir").read_text()), _mod(text))
     assert res.ok, res.report
+
+
+# -- 2. GM fences: a missing or misplaced fence is a race, whatever the schedule order ------------------------------
+
+GM = "gm_exchange.a2a3.mlir"
+FENCE_PUSH = "    pto.tpush_to_aiv %c {split = 0 : i64} : !pto.tile<16x16xf32, acc>\n"
+CUBE_STORE = "    %s2 = pto.store %c, %scratch[0, 0] : !pto.tile<16x16xf32, acc>, !pto.tensor<16x16xf32>\n"
+
+
+def _expanded(name: str, target: str = "a2a3") -> str:
+    from pypto_mlir.interpreter import apply_pipeline
+    from pypto_mlir.ir import print_module
+
+    m = _mod(_text(name).replace("#pto.target<a2a3>", f"#pto.target<{target}>"))
+    apply_pipeline(m, ["expand-mixed-kernel"])
+    return print_module(m)
+
+
+def _check(before: str, after: str, **kw):
+    return check_modules(_mod(before), _mod(after, "after.mlir"), **kw)
+
+
+def test_gm_fence_correct_twin_passes():
+    out = _expanded(GM)
+    assert CUBE_STORE + FENCE_PUSH in out and "%scratch_gm_sync = pto.tpop_from_aic" in out
+    res = _check(_text(GM), out)
+    assert res.ok, res.report
+
+
+def test_missing_gm_fence_is_a_race():
+    out = _expanded(GM)
+    broken = "\n".join(l for l in out.replace(FENCE_PUSH, "").splitlines() if "scratch_gm_sync" not in l)
+    res = _check(_text(GM), broken)
+    assert not res.ok and res.stage == "after"
+    assert "data race on GM tensor %scratch[0:16, 0:16]" in res.report
+    assert "a load on @k_aiv lane 0 (AIV) and a store on @k_aic (AIC)" in res.report
+
+
+def test_fence_pushed_before_the_store_is_a_race_both_schedule_orders_hide():
+    # The token is pushed before the cube store: the AIV's load is not ordered after the store.  Both schedule
+    # orders happen to run the store first (the AIC runs on after its push; the AIV waits at its pop), so the
+    # outputs match; only the happens-before detector sees the race.
+    broken = _expanded(GM).replace(CUBE_STORE + FENCE_PUSH, FENCE_PUSH + CUBE_STORE)
+    hidden = check_modules(_mod(_text(GM)), _mod(broken), detect_races=False)
+    assert hidden.ok, hidden.report
+    res = _check(_text(GM), broken)
+    assert not res.ok and "data race on GM tensor %scratch[0:16, 0:16]" in res.report
+
+
+# -- 3. hardware launch: a missing pto.dual_aiv_dispatch / pto.split_aiv ------------------------------------------
+
+
+def test_dual_dispatch_correct_twin_passes_on_a2a3_and_a5():
+    for target in ("a2a3", "a5"):
+        out = _expanded(GM, target)
+        assert ("pto.dual_aiv_dispatch" in out) == (target == "a2a3")
+        res = _check(_text(GM).replace("a2a3", target), out)
+        assert res.ok, res.report
+
+
+def test_missing_dual_aiv_dispatch_on_a2a3_is_reported_at_the_launch():
+    broken = _expanded(GM).replace(", pto.dual_aiv_dispatch}", "}")
+    res = _check(_text(GM), broken)
+    assert not res.ok and res.stage == "after"
+    assert "on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @k_aiv has neither" in res.report
+    assert "after.mlir:" in res.report  # located at the Group's call of the kernel
+
+
+def test_missing_split_aiv_on_a5_runs_one_lane_and_loses_the_other_half():
+    text = (INPUTS / "matmul_softmax.expanded.a2a3.mlir").read_text().replace("#pto.target<a2a3>", "#pto.target<a5>")
+    res = check_modules(_mod((EXAMPLES / "matmul_softmax.a5.mlir").read_text()), _mod(text))
+    assert res.ok, res.report
+    broken = text.replace(
+        "attributes {pto.kind = #pto.kind<aiv>, pto.split = #pto.split<up_down>, pto.split_aiv}",
+        "attributes {pto.kind = #pto.kind<aiv>}",
+    )
+    err = _error(broken)
+    assert "runs on one lane (it has neither pto.split_aiv nor pto.dual_aiv_dispatch)" in err.message

@@ -12,6 +12,13 @@ from kernelgen.corpus import ROOT, check_case, example_cases, lit_cases
 from kernelgen.strategies import kernels
 from pypto_mlir.interpreter import check_pipeline_text
 
+EMK_ALONE = (
+    "ExpandMixedKernel run alone on a kernel with a split mode (LowerAutoVectorSplit not run first) gives the AIV "
+    "neither pto.split_aiv nor pto.dual_aiv_dispatch (the reference stamps dual dispatch only without a split "
+    "mode); on a2a3 the hardware runs it on both lanes, so lane 1 repeats lane 0's work: EMK should reject it or "
+    "stamp it"
+)
+
 # Findings the interpreter reports on the lit corpus that are not (yet) fixed, with the reason; they are reported
 # as xfail (with the reason) instead of failing the suite.  Every other mismatch fails.
 KNOWN: dict[str, str] = {
@@ -27,10 +34,25 @@ KNOWN: dict[str, str] = {
         "the input reads get_subblock_idx in a full-width AUTO-split kernel (lane 0 before the split), so the "
         "split program legitimately differs; not a meaningful program to compare"
     ),
+    "lit_tests/expand_mixed_kernel/loops_for.mlir#0": "@kloop: " + EMK_ALONE,
+    "lit_tests/expand_mixed_kernel/pipeline_lavs.mlir#0": "@ragged: " + EMK_ALONE,
+    "lit_tests/expand_mixed_kernel/transpose_no_hazard.mlir#0": "@singleton: " + EMK_ALONE,
+    "lit_tests/lower_auto_vector_split/region_control_flow.mlir#0": (
+        "@siblings: after a split_aiv_scope in which each lane stores its rows of %o, both lanes load all of %o; "
+        "LowerAutoVectorSplit flattens the regions without a cross-lane barrier, so lane 0 reads rows lane 1 "
+        "stores with nothing ordering them (a GM race the race detector reports)"
+    ),
     "lit_tests/expand_mixed_kernel/op_driven_shard_codes.mlir#0": (
         "ExpandMixedKernel gives a C->V shard with a dynamic valid extent the even split code (as the reference "
         "does); at run time 13 valid rows of 16 leave the lanes 8 and 5 cells, which no split code can place"
     ),
+}
+
+
+# The same for the examples, keyed by "<file>[<pipeline>]".
+KNOWN_EXAMPLES: dict[str, str] = {
+    "loop_accumulate.a2a3.mlir[expand-mixed-kernel]": EMK_ALONE,
+    "matmul_softmax.a2a3.mlir[expand-mixed-kernel]": EMK_ALONE,
 }
 
 
@@ -39,6 +61,9 @@ def test_example_passes_check_pipeline(path, pipeline):
     res = check_pipeline_text(path.read_text(), pipeline, str(path.relative_to(ROOT)))
     if res.stage == "pass" and "is not implemented yet" in res.report:
         pytest.skip(f"pass not implemented yet: {res.report.splitlines()[-1]}")
+    key = f"{path.name}[{','.join(pipeline)}]"
+    if not res.ok and key in KNOWN_EXAMPLES:
+        pytest.xfail(f"{KNOWN_EXAMPLES[key]} -- {res.report[:300]}")
     assert res.ok, res.report
 
 

@@ -8,11 +8,11 @@
 // DEADLOCK-NEXT: nofree.mlir:37:7: note: @kloop_incore_0_aiv lane 0 (AIV) waits in 'pto.tpop_from_aic': the c2v ring of pipe 0 is empty
 // DEADLOCK-NEXT: nofree.mlir:37:7: note: @kloop_incore_0_aiv lane 1 (AIV) waits in 'pto.tpop_from_aic'
 
-// A wrong store offset (both lanes store at row 0) is a mismatch of the output.
+// A wrong store offset (both lanes store their half at row 0): the two lanes' stores race on rows 0-31.
 // RUN: sed 's/%%out_0\[%%row, 0\]/%%out_0[0, 0]/' %S/Inputs/matmul_softmax.expanded.a2a3.mlir > %t.off.mlir
 // RUN: not pypto-run --compare-with %t.off.mlir %examples/matmul_softmax.a2a3.mlir 2>&1 | filecheck %s --check-prefix=OFFSET
-// OFFSET: FAILED (compare)
-// OFFSET-NEXT: mismatch after the pipeline: output result#0 differs at [0, 0]: before {{.*}}, after {{.*}} ({{[0-9]+}} of 8192 elements differ; tolerance rtol = atol = 4.77e-07; element type float32)
+// OFFSET: FAILED (after)
+// OFFSET: off.mlir:34:5: error: data race on GM tensor %out[0:32, 0:128] in Group @attn_incore_0: a store on @attn_incore_0_aiv lane 1 (AIV) and a store on @attn_incore_0_aiv lane 0 (AIV) at {{.*}}off.mlir:34:5 touch the same cells and no pipe handshake orders them (1 racing pair(s))
 
 // A missing tfree within the ring's depth leaves a popped slot at kernel exit.
 // RUN: sed '/tfree_to_aic/d' %S/Inputs/seed_example1.expanded.a5.mlir > %t.leak.mlir
@@ -36,3 +36,17 @@
 // UAF: uaf.mlir:24:5: error: use of a tile after its slot was freed: the tile was popped from the c2v ring of pipe 0 at {{.*}}uaf.mlir:22:5 and its slot freed at {{.*}}uaf.mlir:23:5, so the producer may already have refilled the slot (on @compute_incore_0_aiv (AIV))
 // UAF-NEXT: uaf.mlir:22:5: note: the tile was popped here
 // UAF-NEXT: uaf.mlir:23:5: note: its slot was freed here
+
+// A C->V exchange through GM with its fence removed: the vector load of %scratch and the cube store are not
+// ordered by any handshake.  The race detector reports the pair with the tensor region and both locations.
+// RUN: pypto-opt --expand-mixed-kernel %S/Inputs/gm_exchange.a2a3.mlir | sed -e '/tpush_to_aiv/d' -e '/gm_sync/d' > %t.nofence.mlir
+// RUN: not pypto-run --compare-with %t.nofence.mlir %S/Inputs/gm_exchange.a2a3.mlir 2>&1 | filecheck %s --check-prefix=RACE
+// RACE: check of '{{.*}}nofence.mlir' FAILED (after)
+// RACE: nofence.mlir:[[LOAD:[0-9]+]]:5: error: data race on GM tensor %scratch[0:16, 0:16] in Group @k: a load on @k_aiv lane 0 (AIV) and a store on @k_aic (AIC) at {{.*}}nofence.mlir:[[STORE:[0-9]+]]:5 touch the same cells and no pipe handshake orders them (1 racing pair(s))
+// RACE-NEXT: nofence.mlir:[[STORE]]:5: note: a store of %scratch[0:16, 0:16] on @k_aic (AIC)
+
+// The same program without pto.dual_aiv_dispatch on its AIV kernel: a2a3 runs an AIV kernel of a Group on both
+// lanes, so the attribute is required (reported at the Group's call).
+// RUN: pypto-opt --expand-mixed-kernel %S/Inputs/gm_exchange.a2a3.mlir | sed -e 's/, pto.dual_aiv_dispatch}/}/' > %t.nodual.mlir
+// RUN: not pypto-run --entry k %t.nodual.mlir 2>&1 | filecheck %s --check-prefix=NODUAL
+// NODUAL: nodual.mlir:{{[0-9]+}}:5: error: on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @k_aiv has neither pto.split_aiv (two real lanes, each on its part) nor pto.dual_aiv_dispatch (lane 1 replays the handshakes only), so lane 1 would repeat lane 0's transfers and stores; mark the kernel

@@ -23,8 +23,9 @@ from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
-from pypto_mlir.dialects.pto_types import SplitAttr, TensorType, TileType, kind_of, tile_bytes
+from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
+from .races import RaceDetector, fmt_box
 from .registry import EFFECT, PLAIN, REGISTRY, impl_effect, impl_sync
 from .semantics import mixed_values
 from .values import (
@@ -102,6 +103,8 @@ class Entry:
     strides: dict[Any, int | None] = field(default_factory=dict)
     popped: dict[Any, Operation] = field(default_factory=dict)  # consumer -> tpop op
     freed: set = field(default_factory=set)
+    push_clocks: dict[Any, dict] = field(default_factory=dict)  # producer -> its clock at the push (race detector)
+    free_clocks: dict[Any, dict] = field(default_factory=dict)  # consumer -> its clock at the tfree
 
 
 class Ring:
@@ -142,19 +145,25 @@ class GroupRun:
         self.rings: dict[tuple[int, str], Ring] = {}
         self.inits: dict[tuple[int, str], PipeInit] = {}  # (pipe id, side) -> init
         self.gathers: dict[int, dict[int, Tile]] = {}
+        self.gather_clocks: dict[int, dict[int, dict]] = {}
         self.progress = 0
+        self.races = RaceDetector()
 
 
 class Machine:
     """Interprets the functions of one module."""
 
-    def __init__(self, module: ModuleOp, order: str = "forward"):
+    def __init__(self, module: ModuleOp, order: str = "forward", detect_races: bool = True):
         """`order`: in which order the scheduler resumes the cores of a Group each round: "forward" (AIC, AIV
-        lane 0, lane 1) or "reverse" (lane 1, lane 0, AIC).  Running both exposes more unordered races."""
+        lane 0, lane 1) or "reverse" (lane 1, lane 0, AIC).  Running both exposes more unordered races.
+        `detect_races`: report GM accesses of different cores that no handshake orders (`races.py`)."""
+        self.detect_races = detect_races
         if order not in ("forward", "reverse"):
             raise ValueError(f"unknown schedule order {order!r}")
         self.order = order
         self.module = module
+        target = module.attributes.get("pto.target")
+        self.target: str | None = target.data if isinstance(target, TargetAttr) else None
         self.funcs: dict[str, func.FuncOp] = {}
         for op in module.body.block.ops:
             if isinstance(op, func.FuncOp):
@@ -195,7 +204,7 @@ class Machine:
             return (yield from self.run_group(f, args, ctx))
         if kind in ("aic", "aiv") and ctx.group is None:
             # A kernel launched by itself: a Group of one member.
-            return self.run_members([(f, args, at)], f"@{name}", at)[0]
+            return self.run_members([(f, args, at)], f"@{name}", at, in_group=False)[0]
         if kind == "incore" and has_unit(f, "pto.split_aiv") and ctx.lane is None and not _has_regions(f):
             return self.run_split_incore(f, args, at)
         return (yield from self.exec_func(f, args, ctx))
@@ -248,7 +257,9 @@ class Machine:
         join()
         return []
 
-    def run_members(self, members: list[tuple[func.FuncOp, list[Any], Operation | None]], label: str, at) -> list:
+    def run_members(
+        self, members: list[tuple[func.FuncOp, list[Any], Operation | None]], label: str, at, in_group: bool = True
+    ) -> list:
         """Run AIC/AIV kernels concurrently; returns each member's results (lane 0's for a two-lane AIV)."""
         aivs = [m for m in members if kind_of(m[0]) == "aiv"]
         aics = [m for m in members if kind_of(m[0]) == "aic"]
@@ -257,14 +268,7 @@ class Machine:
                 f"{label} starts {len(aics)} AIC and {len(aivs)} AIV kernels; the interpreter runs at most one of each",
                 op=at,
             )
-        lanes = [0]
-        dual = False
-        if aivs:
-            g = aivs[0][0]
-            split_aiv = has_unit(g, "pto.split_aiv")
-            dual = has_unit(g, "pto.dual_aiv_dispatch") and not split_aiv
-            if split_aiv or dual:
-                lanes = [0, 1]
+        lanes, dual = self.aiv_lanes(aivs[0][0], aivs[0][2], in_group) if aivs else ([0], False)
         grp = GroupRun(lanes, aivs[0][0].sym_name.data if aivs else None, aics[0][0].sym_name.data if aics else None)
         cores: list[tuple[Ctx, Gen, int]] = []
         for i, (g, args, _) in enumerate(members):
@@ -286,7 +290,51 @@ class Machine:
                     cores.append((ctx, self.exec_func(g, args, ctx), i if lane == 0 else -1))
         results = self.schedule(cores, grp, label)
         self.check_exit(grp, cores, label, at)
+        self.check_races(grp, label)
         return [results[i] for i in range(len(members))]
+
+    def aiv_lanes(self, g: func.FuncOp, at: Operation | None, in_group: bool) -> tuple[list[int], bool]:
+        """Which lanes run an AIV kernel, as the hardware launches it, and whether lane 1 is a replay.
+
+        a2a3 launches every AIV kernel of a Group on both AIV lanes of the core (reference:
+        `RequiresNoSplitDualAivDispatch`): with `pto.split_aiv` both lanes are real; with `pto.dual_aiv_dispatch`
+        (and no split) lane 1 replays the handshakes only; a kernel with neither would have lane 1 repeat lane 0's
+        work unannounced, which is reported.  a5 launches one lane unless the kernel is split (`pto.split_aiv`) or
+        asks for a dual dispatch.  A kernel called outside a Group, or a module without a target, follows the
+        attributes alone."""
+        split_aiv = has_unit(g, "pto.split_aiv")
+        dual = has_unit(g, "pto.dual_aiv_dispatch") and not split_aiv
+        if self.target == "a2a3" and in_group and not (split_aiv or dual):
+            raise RunError(
+                f"on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @{g.sym_name.data} has "
+                "neither pto.split_aiv (two real lanes, each on its part) nor pto.dual_aiv_dispatch (lane 1 replays "
+                "the handshakes only), so lane 1 would repeat lane 0's transfers and stores; mark the kernel",
+                op=at if at is not None else g,
+            )
+        return ([0, 1] if split_aiv or dual else [0]), dual
+
+    def check_races(self, grp: GroupRun, label: str) -> None:
+        """Report every pair of GM accesses of different cores/lanes that overlap, include a write, and that no
+        pipe handshake orders (see `races.py`)."""
+        races = grp.races.races
+        if not races or not self.detect_races:
+            return
+        notes = []
+        for i, r in enumerate(races):
+            what = lambda a: ("an atomic store" if a.atomic else "a store") if a.write else "a load"  # noqa: E731
+            notes.append((location_of(r.first.op), f"{what(r.first)} of %{r.buffer}{fmt_box(r.region)} on {r.first.label}"))
+            if i:
+                notes.append((location_of(r.second.op), f"races with {what(r.second)} on {r.second.label}"))
+        r = races[0]
+        first_kind = "store" if r.first.write else "load"
+        second_kind = "store" if r.second.write else "load"
+        raise RunError(
+            f"data race on GM tensor %{r.buffer}{fmt_box(r.region)} in {label}: a {second_kind} on "
+            f"{r.second.label} and a {first_kind} on {r.first.label} at {loc_str(r.first.op)} touch the same cells "
+            f"and no pipe handshake orders them ({len(races)} racing pair(s))",
+            op=r.second.op,
+            notes=notes,
+        )
 
     def run_split_incore(self, f: func.FuncOp, args: list[Any], at: Operation | None) -> list:
         """An incore kernel already split for two AIV lanes (`pto.split_aiv`) but not yet expanded: both lanes run
@@ -298,6 +346,7 @@ class Machine:
             ctx = Ctx(label=f"@{name} lane {lane}", side="any", lane=lane, group=grp, func_name=name)
             cores.append((ctx, self.exec_func(f, args, ctx), 0 if lane == 0 else -1))
         results = self.schedule(cores, grp, f"@{name}")
+        self.check_races(grp, f"@{name}")
         return results[0]
 
     def run_lanes_region(self, op: P.SplitAivScopeOp, env, ctx: Ctx) -> list:
@@ -310,7 +359,9 @@ class Machine:
             lenv = dict(env)
             lenv[op.aiv_id] = lane
             cores.append((lctx, self.exec_block(op.body.block, lenv, lctx), 0 if lane == 0 else -1))
-        results = self.schedule(cores, grp, f"split_aiv_scope at {loc_str(op)}")
+        label = f"split_aiv_scope at {loc_str(op)}"
+        results = self.schedule(cores, grp, label)
+        self.check_races(grp, label)
         return results[0]
 
     def schedule(self, cores: list[tuple[Ctx, Gen, int]], grp: GroupRun, label: str) -> dict[int, Any]:
@@ -467,7 +518,26 @@ class Machine:
         shape = static_shape(t, "tensor")
         from .values import np_dtype
 
-        return [Buffer(np.zeros(shape, dtype=np_dtype(t.element_type)), name="create_tensor")]
+        return [Buffer(np.zeros(shape, dtype=np_dtype(t.element_type)), name=op.result.name_hint or "create_tensor")]
+
+    def _record(
+        self, ctx: Ctx, op, buf: Buffer, idx: tuple, t: TileType, write: bool, atomic: bool = False, values=None
+    ) -> None:
+        """Record a GM access of a core or lane for the race detector.
+
+        Only accesses inside a run of several cores or lanes are recorded; a replay lane makes none (its tiles have
+        no valid cells, its stores are suppressed).  In a split incore kernel or a per-lane region (before
+        ExpandMixedKernel) both lanes run the cube ops too, which models one AIC; only vector-tile accesses are
+        per-lane there."""
+        grp = ctx.group
+        if grp is None or ctx.replay:
+            return
+        if ctx.side == "any" and t.memory_space.data != "vec":
+            return
+        box = tuple((i, i + 1) if isinstance(i, int) else (i.start, i.stop) for i in idx)
+        if values is not None:
+            values = np.array(values, copy=True).reshape(tuple(hi - lo for lo, hi in box))
+        grp.races.access(self._producer_key(ctx), ctx.label, buf, buf.name or "tensor", box, write, atomic, op, values)
 
     def _window(self, buf: Buffer, offs: list[int], box: tuple[int, ...], what: str) -> tuple:
         data = buf.data
@@ -497,6 +567,7 @@ class Machine:
         # The window is clipped to the valid region: cells outside it are never read (they hold the pad value).
         vbox = tuple(max(0, min(v, b)) for v, b in zip(valid, box))
         idx = self._window(buf, offs, vbox, "load")
+        self._record(ctx, op, buf, idx, t, write=False)
         return [repad(make_tile(np.array(buf.data[idx]), t, vbox))]
 
     @impl_effect(P.StoreOp)
@@ -508,6 +579,7 @@ class Machine:
         idx = self._window(buf, offs, tile.valid, "store")
         region = tile.valid_view()
         atomic = P.get_int_attr(op, "atomic") or 0
+        self._record(ctx, op, buf, idx, tile.type, write=True, atomic=bool(atomic), values=region)
         if atomic:
             # Atomic store: accumulate into GM (the sum is rounded to the tensor's element type).
             cur = buf.data[idx].astype(np.float64 if region.dtype.kind not in "iu" else np.int64)
@@ -556,9 +628,12 @@ class Machine:
         ctx.gather_count += 1
         slot = grp.gathers.setdefault(k, {})
         slot[ctx.lane] = src
+        clocks = grp.gather_clocks.setdefault(k, {})
+        clocks[ctx.lane] = grp.races.release(ctx.lane)
         grp.progress += 1
         while len(slot) < 2:
             yield Wait(op, f"waits for the other lane to reach its aic_gather #{k + 1}")
+        grp.races.acquire(ctx.lane, clocks[1 - ctx.lane])  # the gather is a rendezvous of the two lanes
         return [gather_parts([slot[0], slot[1]], split - 1, t)]
 
     @impl_sync(P.SplitAivScopeOp)
@@ -718,6 +793,11 @@ class Machine:
         if n == len(ring.entries):
             ring.entries.append(Entry(seq=n))
         e = ring.entries[n]
+        races = ctx.group.races
+        if n >= ring.slot_num:  # this push reuses the physical slot of entry n - slot_num: ordered after its frees
+            for clock in ring.entries[n - ring.slot_num].free_clocks.values():
+                races.acquire(me, clock)
+        e.push_clocks[me] = races.release(me)
         e.push_ops[me] = op
         e.parts[me] = Tile(tile.data.copy(), tile.valid, tile.type)
         e.codes[me] = code
@@ -751,6 +831,8 @@ class Machine:
                     f"at {loc_str(e.push_ops[prod])} has split = {pcode} ({SPLIT_NAMES[pcode]})"
                 )
         tile = self._deliver(op, e, ring, code, t, ctx)
+        for clock in e.push_clocks.values():
+            ctx.group.races.acquire(me, clock)
         tile.lease = SlotLease(ring, e, me, op)
         e.popped[me] = op
         ring.popped[me] = n + 1
@@ -844,6 +926,7 @@ class Machine:
         if me in e.freed:
             raise InterpError(f"the slot popped at {loc_str(e.popped[me])} is freed twice")
         e.freed.add(me)
+        e.free_clocks[me] = ctx.group.races.release(me)
         lease.free_op = op
         ctx.group.progress += 1
         return []

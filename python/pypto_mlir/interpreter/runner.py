@@ -151,9 +151,11 @@ def to_array(v: Any) -> Any:
     return v
 
 
-def run_function(module: ModuleOp, f: func.FuncOp, inputs: list[Any], order: str = "forward") -> Outputs:
+def run_function(
+    module: ModuleOp, f: func.FuncOp, inputs: list[Any], order: str = "forward", detect_races: bool = True
+) -> Outputs:
     args = copy_inputs(inputs)
-    results = Machine(module, order).run(f.sym_name.data, args)
+    results = Machine(module, order, detect_races).run(f.sym_name.data, args)
     out = Outputs()
     for i, r in enumerate(results or []):
         out.values[f"result#{i}"] = np.array(to_array(r), copy=True) if not np.isscalar(to_array(r)) else to_array(r)
@@ -272,13 +274,15 @@ def apply_pipeline(module: ModuleOp, pipeline: list[str]) -> None:
         verify_module(module)
 
 
-def check_modules(before_mod: ModuleOp, after_mod: ModuleOp, entry=None, seed=0, given=None, fallback="<input>") -> CheckResult:
+def check_modules(
+    before_mod: ModuleOp, after_mod: ModuleOp, entry=None, seed=0, given=None, fallback="<input>", detect_races=True
+) -> CheckResult:
     """Run `before_mod` and `after_mod` on the same inputs (drawn for the entry of `before_mod`) and compare."""
     try:
         f = find_entry(before_mod, entry)
         inputs = make_inputs(f, seed, given)
-        before = run_function(before_mod, f, inputs)
-        racy = compare(before, run_function(before_mod, f, inputs, "reverse"))
+        before = run_function(before_mod, f, inputs, "forward", detect_races)
+        racy = compare(before, run_function(before_mod, f, inputs, "reverse", detect_races))
     except PtoError as e:
         return CheckResult(False, "before", "the program fails before the pipeline:\n" + e.format(fallback))
     if racy is not None:
@@ -295,7 +299,7 @@ def check_modules(before_mod: ModuleOp, after_mod: ModuleOp, entry=None, seed=0,
         sched = "" if order == "forward" else " (schedule: AIV lanes resumed before the AIC)"
         try:
             f2 = find_entry(after_mod, f.sym_name.data)
-            after = run_function(after_mod, f2, inputs, order)
+            after = run_function(after_mod, f2, inputs, order, detect_races)
         except PtoError as e:
             return CheckResult(
                 False, "after", f"the program fails after the pipeline{sched}:\n" + e.format(fallback), before
