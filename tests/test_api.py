@@ -102,6 +102,11 @@ def test_pto_error_formatting():
     noted = PtoError("bad", loc=SourceLoc("a.mlir", 3, 4), severity="warning",
                      notes=[(SourceLoc("a.mlir", 1, 1), "defined here"), (None, "see above")])
     assert noted.format() == "a.mlir:3:4: warning: bad\na.mlir:1:1: note: defined here\na.mlir:3:4: note: see above"
+    # A located error prints located (what xdsl-opt shows for a DiagnosticException).
+    assert str(noted) == noted.format()
+    from xdsl.utils.exceptions import DiagnosticException
+
+    assert isinstance(noted, DiagnosticException)
 
 
 def test_error_helper_locates_at_the_op():

@@ -1,4 +1,4 @@
-"""pypto-opt at the unit level: pipeline parsing and pass ordering, --help, input splitting, expected-diagnostic
+"""pypto-opt at the unit level: pass ordering (pipeline parsing itself: test_pipeline.py), --help, input splitting, expected-diagnostic
 annotations, and main()'s exit codes and messages (run in-process)."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from pypto_mlir.tools.pypto_opt import (
     collect_expected,
     is_blank,
     main,
-    parse_pipeline,
     split_chunks,
 )
 
@@ -32,24 +31,6 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 # -- pipelines -----------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "lower-auto-vector-split,expand-mixed-kernel",
-        " lower-auto-vector-split , expand-mixed-kernel ",
-        "builtin.module(lower-auto-vector-split, expand-mixed-kernel)",
-        "any(lower-auto-vector-split,expand-mixed-kernel)",
-    ],
-)
-def test_parse_pipeline_forms(text):
-    assert parse_pipeline(text) == ["lower-auto-vector-split", "expand-mixed-kernel"]
-
-
-def test_parse_pipeline_rejects_unknown_passes():
-    with pytest.raises(UsageError, match="unknown pass 'nope' in the pipeline \\(available: "):
-        parse_pipeline("expand-mixed-kernel,nope")
 
 
 def test_passes_run_in_command_line_order():
@@ -146,7 +127,7 @@ def test_main_ir_after_all_goes_to_stderr(tmp_path, capsys):
     code, out, err = run(capsys, str(src), "--verify-mixed-kernel-expanded", "--verify-mixed-kernel-expanded",
                          "--mlir-print-ir-after-all")
     assert code == 0 and out == GOOD
-    assert err == ("// -----// IR Dump After verify-mixed-kernel-expanded //----- //\n" + GOOD) * 2
+    assert err == ("// -----// IR Dump After VerifyMixedKernelExpanded (verify-mixed-kernel-expanded) //----- //\n" + GOOD) * 2
 
 
 def test_main_reports_located_errors_with_exit_1(tmp_path, capsys):
@@ -154,7 +135,11 @@ def test_main_reports_located_errors_with_exit_1(tmp_path, capsys):
     src.write_text(GOOD.replace("#pto.target<a2a3>", "#pto.target<a4>"))
     code, out, err = run(capsys, str(src))
     assert code == 1 and out == ""
-    assert err == f"{src}:1:53: error: unknown pto.target value 'a4', expected one of: a2a3, a5\n"
+    # As mlir-opt: the located line, then the source line and a caret under the column.
+    line = GOOD.replace("a2a3", "a4").splitlines()[0]
+    assert err == (
+        f"{src}:1:53: error: unknown pto.target value 'a4', expected one of: a2a3, a5\n{line}\n" + " " * 52 + "^\n"
+    )
 
 
 def test_main_split_input_file_joins_outputs_and_keeps_going(tmp_path, capsys):
@@ -223,3 +208,114 @@ def test_verify_diagnostics_in_process(tmp_path, capsys):
     assert code == 1
     assert f"{src}:3:3: error: unexpected error: 'pto.tpush_to_aiv' op attribute 'split'" in err
     assert f"{src}:3:1: error: expected error \"must be in [0, 4], got 8\" was not produced" in err
+
+
+# -- -o (atomic), mlir-opt spellings, bytecode ----------------------------------------------------------------
+
+
+def test_output_file_is_replaced_atomically(tmp_path, capsys):
+    src, dst = tmp_path / "in.mlir", tmp_path / "out.mlir"
+    src.write_text(GOOD)
+    dst.write_text("old")
+    dst.chmod(0o640)
+    assert run(capsys, str(src), "-o", str(dst))[0] == 0
+    assert dst.read_text() == GOOD
+    assert dst.stat().st_mode & 0o777 == 0o640  # the existing file's permissions are kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.mlir", "out.mlir"]  # no temporary left
+
+
+def test_failing_run_leaves_the_output_file_alone(tmp_path, capsys):
+    src, dst = tmp_path / "bad.mlir", tmp_path / "out.mlir"
+    src.write_text(GOOD.replace("a2a3", "a4"))
+    dst.write_text("old")
+    assert run(capsys, str(src), "-o", str(dst))[0] == 1
+    assert dst.read_text() == "old"
+    dst.unlink()
+    assert run(capsys, str(src), "-o", str(dst))[0] == 1
+    assert not dst.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.mlir"]
+
+
+def test_write_output_cleans_up_when_writing_fails(tmp_path, monkeypatch):
+    dst = tmp_path / "out.mlir"
+    dst.write_text("old")
+
+    def broken_replace(a, b):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pypto_opt.os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        pypto_opt.write_output(str(dst), "new")
+    assert dst.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.mlir"]
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["-pass-pipeline=builtin.module(x)", "in"], ["--pass-pipeline=builtin.module(x)", "in"]),
+        (["-split-input-file", "-o", "-split-input-file"], ["--split-input-file", "-o", "-split-input-file"]),
+        (["-p", "expand-mixed-kernel", "-mlir-timing"], ["-p", "expand-mixed-kernel", "--mlir-timing"]),
+        (["-expand-mixed-kernel"], ["--expand-mixed-kernel"]),
+        (["--lower-auto-vector-split=a=1 b=2"], ["-p", "lower-auto-vector-split{a=1 b=2}"]),
+        (["--verify-each", "--verify-each=0"], ["--verify-each=1", "--verify-each=0"]),
+        (["-unknown-thing"], ["-unknown-thing"]),  # left for argparse to refuse
+        (["--", "-split-input-file"], ["--", "-split-input-file"]),
+    ],
+)
+def test_normalize_argv(argv, expected):
+    parser = build_arg_parser()
+    assert pypto_opt.normalize_argv(argv, pypto_opt.long_options(parser)) == expected
+
+
+def test_pass_options_flow_from_the_command_line(monkeypatch):
+    """`-p 'pass{opt=val}'` builds the pass with that field set (checked on a registry with an options pass)."""
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass
+
+    from pypto_mlir import pipeline
+
+    @dataclass(frozen=True)
+    class Opt(ModulePass):
+        name = "opt-pass"
+        level: int = 0
+
+        def apply(self, ctx, op):
+            pass
+
+    monkeypatch.setattr(pipeline, "_registry", lambda: {"opt-pass": lambda: Opt})
+    args = build_arg_parser().parse_args(["-p", "builtin.module(opt-pass{level=3})"])
+    assert args.passes == [Opt(level=3)] and args.pipeline == ["opt-pass{level=3}"]
+
+
+def test_bytecode_without_the_bindings_is_a_located_error(tmp_path, capsys, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_mlir(name, *a, **k):
+        if name == "mlir" or name.startswith("mlir."):
+            raise ImportError("no mlir")
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_mlir)
+    src = tmp_path / "k.mlirbc"
+    src.write_bytes(b"ML\xefR\x00garbage")
+    code, out, err = run(capsys, str(src))
+    assert code == 1 and out == ""
+    assert err.startswith(f"{src}:1:1: error: the input is MLIR bytecode, which pypto-mlir reads through upstream")
+    assert "pip install 'pypto-mlir[mlir]'" in err and "Traceback" not in err
+
+
+def test_version_list_passes_show_dialects(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("pypto-opt (pypto-mlir) version ")
+    code, out, _ = run(capsys, "--list-passes")
+    assert code == 0 and out.splitlines()[0] == "Passes:"
+    assert all(f"--{n}" in out for n in PASSES)
+    assert run(capsys, "--show-dialects")[:2] == (0, "Available Dialects: arith,builtin,func,pto,scf\n")
+
+
+def test_no_abbreviations(capsys):
+    code, _, err = run(capsys, "--expand")
+    assert code == 1 and "unrecognized arguments: --expand" in err

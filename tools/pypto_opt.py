@@ -17,17 +17,28 @@ import argparse
 import os
 import re
 import sys
+import tempfile
+import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc
 from pypto_mlir.ir import make_context, parse_module, print_module
-from pypto_mlir.passes import PASSES, get_pass
+from pypto_mlir.passes import PASSES
+from pypto_mlir.pipeline import (
+    PipelineError,
+    PipelineHooks,
+    describe_pass,
+    parse_pipeline,
+    pass_display_name,
+    run_pipeline,
+)
 from pypto_mlir.verify import verify_module
 
 SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)  # not \s: it would swallow the next blank line
 EXPECTED = re.compile(r"//\s*expected-(error|warning|note|remark)\s*(@(?:[+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
+BYTECODE_MAGIC = b"ML\xefR"  # the first four bytes of an MLIR bytecode file
 
 
 class UsageError(Exception):
@@ -40,28 +51,77 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _AppendPass(argparse.Action):
-    """Collect passes, from flags and -p, in command-line order."""
+    """Collect passes, from flags and -p, in command-line order (`namespace.passes`: the pass instances,
+    options set; `namespace.pipeline`: how each is written)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        pipeline = list(getattr(namespace, "pipeline", None) or [])
-        if self.const is not None:
-            pipeline.append(self.const)
-        else:
-            pipeline.extend(parse_pipeline(str(values)))
-        namespace.pipeline = pipeline
+        text = self.const if self.const is not None else str(values)
+        try:
+            new = parse_pipeline(text)
+        except PipelineError as e:
+            raise UsageError(str(e)) from None
+        namespace.passes = list(getattr(namespace, "passes", None) or []) + list(new)
+        namespace.pipeline = [describe_pass(p) for p in namespace.passes]
 
 
-def parse_pipeline(text: str) -> list[str]:
-    """`a,b` or MLIR's `builtin.module(a, b)`."""
-    text = text.strip()
-    m = re.fullmatch(r"(?:builtin\.module|any)\((.*)\)", text, re.S)
-    if m:
-        text = m.group(1)
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    for n in names:
-        if n not in PASSES:
-            raise UsageError(f"unknown pass '{n}' in the pipeline (available: {', '.join(PASSES)})")
-    return names
+class _PassNames(argparse.Action):
+    """`--mlir-print-ir-before=a,b` (repeatable): pass names, checked against the registry."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        names = [n.strip() for n in str(values).split(",") if n.strip()]
+        for n in names:
+            if n not in PASSES:
+                raise UsageError(f"{option_string}: unknown pass '{n}' (available: {', '.join(PASSES)})")
+        setattr(namespace, self.dest, (getattr(namespace, self.dest, None) or []) + names)
+
+
+def _bool(text: str) -> bool:
+    """An LLVM boolean option value: 1/0, true/false (any case)."""
+    low = text.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected 0/1 or true/false, got '{text}'")
+
+
+# LLVM boolean options written bare mean `=1` (`--verify-each` is `--verify-each=1`).
+BOOL_OPTIONS = ("--verify-each",)
+# Options whose value is the next argument when not written `--opt=value`.
+VALUE_OPTIONS = ("-o", "-p", "--pass-pipeline", "--mlir-print-ir-before", "--mlir-print-ir-after")
+
+
+def normalize_argv(argv: Sequence[str], long_options: set[str]) -> list[str]:
+    """mlir-opt spellings argparse does not know, rewritten to ours:
+
+    - a single-dash long option (`-pass-pipeline=...`, `-split-input-file`), as LLVM's command line accepts;
+    - `--<pass>=<options>` (mlir-opt's pass flag with options) -> `-p <pass>{<options>}`;
+    - a bare LLVM boolean option (`--verify-each`) -> `--verify-each=1`.
+    A value that follows `-o`/`-p` is left alone, and so is everything after `--`."""
+    out: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--":
+            out.append(arg)
+            out.extend(it)
+            break
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
+            name = "-" + arg.split("=", 1)[0]
+            if name in long_options:
+                arg = "-" + arg
+        if arg.startswith("--") and "=" in arg:
+            name, value = arg[2:].split("=", 1)
+            if name in PASSES:
+                out += ["-p", f"{name}{{{value}}}"]
+                continue
+        if arg in BOOL_OPTIONS:
+            arg += "=1"
+        out.append(arg)
+        if arg in VALUE_OPTIONS:
+            nxt = next(it, None)
+            if nxt is not None:
+                out.append(nxt)
+    return out
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
@@ -73,6 +133,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         description="Run pypto-mlir passes on a `pto` module (mlir-opt style).",
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,  # mlir-opt takes no abbreviations: `--expand` is not `--expand-mixed-kernel`
     )
     p.add_argument("input", nargs="?", default="-", help="input file ('-' or nothing: standard input)")
     p.add_argument("-o", dest="output", default="-", metavar="FILE", help="output file (default: standard output)")
@@ -81,7 +142,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--pass-pipeline",
         action=_AppendPass,
         metavar="PIPELINE",
-        help="comma-separated passes, or builtin.module(p1, p2)",
+        help="passes, comma-separated, or builtin.module(p1, p2{opt=val})",
     )
     for name, info in PASSES.items():
         p.add_argument(f"--{name}", action=_AppendPass, nargs=0, const=name, help=argparse.SUPPRESS)
@@ -89,13 +150,101 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--verify-diagnostics", action="store_true", help="check errors against expected-error annotations"
     )
+    p.add_argument(
+        "--verify-each", type=_bool, default=True, metavar="0|1",
+        help="verify the module after each pass (default 1; --verify-each=0 turns it off)",
+    )
     p.add_argument("--mlir-print-op-generic", action="store_true", help="print the generic op form")
     p.add_argument("--mlir-print-debuginfo", action="store_true", help="print op locations")
+    p.add_argument("--mlir-print-ir-before-all", action="store_true", help="print the IR before every pass (stderr)")
     p.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)")
+    p.add_argument(
+        "--mlir-print-ir-before", action=_PassNames, default=[], metavar="PASS[,PASS]",
+        help="print the IR before these passes (stderr)",
+    )
+    p.add_argument(
+        "--mlir-print-ir-after", action=_PassNames, default=[], metavar="PASS[,PASS]",
+        help="print the IR after these passes (stderr)",
+    )
+    p.add_argument(
+        "--mlir-print-ir-after-failure", action="store_true", help="print the IR as a failing pass left it (stderr)"
+    )
+    p.add_argument("--mlir-timing", action="store_true", help="print the time of parsing, each pass and printing (stderr)")
+    p.add_argument("--mlir-disable-threading", action="store_true", help="accepted for mlir-opt compatibility (pypto-opt is single-threaded)")
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
+    p.add_argument("--list-passes", action="store_true", help="list the passes and their options, and exit")
+    p.add_argument("--show-dialects", action="store_true", help="list the dialects pypto-opt reads, and exit")
     p.add_argument("--print-mlir-opt-path", action="store_true", help="print the path of the upstream mlir-opt")
-    p.set_defaults(pipeline=[])
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    p.set_defaults(pipeline=[], passes=[])
     return p
+
+
+def long_options(parser: argparse.ArgumentParser) -> set[str]:
+    return {s for a in parser._actions for s in a.option_strings if s.startswith("--")}
+
+
+class Timer:
+    """--mlir-timing: wall time per phase, printed as mlir-opt's execution time report."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, float]] = []
+        self.start = time.perf_counter()
+
+    def add(self, name: str, seconds: float) -> None:
+        for i, (n, t) in enumerate(self.rows):
+            if n == name:
+                self.rows[i] = (n, t + seconds)
+                return
+        self.rows.append((name, seconds))
+
+    def report(self) -> str:
+        total = time.perf_counter() - self.start
+        rule = "===" + "-" * 73 + "==="
+        lines = [rule, "... Execution time report ...".center(79).rstrip(), rule, f"  Total Execution Time: {total:.4f} seconds", ""]
+        lines.append("  ----Wall Time----  ----Name----")
+        for name, t in self.rows:
+            lines.append(f"  {t:10.4f} ({100 * t / total if total else 0:5.1f}%)  {name}")
+        lines.append(f"  {total:10.4f} (100.0%)  Total")
+        return "\n".join(lines) + "\n"
+
+
+class DriverHooks(PipelineHooks):
+    """Printing the IR around passes (--mlir-print-ir-*) and timing them (--mlir-timing)."""
+
+    def __init__(self, driver: "Driver") -> None:
+        self.d = driver
+        self.t0 = 0.0
+
+    def _dump(self, when: str, p, module) -> None:
+        sys.stderr.write(self._dump_text(when, p, module))
+        sys.stderr.flush()
+
+    def _dump_text(self, when: str, p, module) -> str:
+        return f"// -----// IR Dump {when} {pass_display_name(p)} ({p.name}) //----- //\n" + self.d._print(module)
+
+    def before_pass(self, p, module) -> None:
+        a = self.d.args
+        if a.mlir_print_ir_before_all or p.name in a.mlir_print_ir_before:
+            self._dump("Before", p, module)
+        self.t0 = time.perf_counter()
+
+    def after_pass(self, p, module) -> None:
+        if self.d.timer is not None:
+            self.d.timer.add(pass_display_name(p), time.perf_counter() - self.t0)
+        a = self.d.args
+        if a.mlir_print_ir_after_all or p.name in a.mlir_print_ir_after:
+            self._dump("After", p, module)
+
+    def after_failure(self, p, module, error) -> None:
+        if self.d.timer is not None:
+            self.d.timer.add(pass_display_name(p), time.perf_counter() - self.t0)
+        if self.d.args.mlir_print_ir_after_failure:
+            # Printed after the error, as mlir-opt does (its diagnostic is emitted while the pass runs).
+            try:
+                self.d.failure_dump = self._dump_text("After Failed", p, module)
+            except Exception:  # a pass may leave IR that cannot be printed; the error matters more
+                self.d.failure_dump = "// (the IR left by the failed pass cannot be printed)\n"
 
 
 @dataclass
@@ -129,21 +278,32 @@ class Driver:
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self.ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-        self.pass_classes = [get_pass(n) for n in args.pipeline]
+        self.passes = list(args.passes)
+        self.timer: Timer | None = Timer() if args.mlir_timing else None
+        self.hooks = DriverHooks(self)
+        self.failure_dump = ""  # --mlir-print-ir-after-failure: printed after the error
+
+    def flush_failure_dump(self) -> None:
+        if self.failure_dump:
+            sys.stderr.write(self.failure_dump)
+            self.failure_dump = ""
+
+    def _timed(self, name: str, fn, *a):
+        t0 = time.perf_counter()
+        try:
+            return fn(*a)
+        finally:
+            if self.timer is not None:
+                self.timer.add(name, time.perf_counter() - t0)
 
     def run_chunk(self, text: str, name: str, line_offset: int) -> str:
         """Parse, verify, run the pipeline; returns the printed result or raises PtoError."""
         if is_blank(text):
             raise PtoError(EMPTY_INPUT, loc=SourceLoc(name, line_offset + 1, 1))
-        module = parse_module(text, name, self.ctx, line_offset)
-        verify_module(module)
-        for cls in self.pass_classes:
-            cls().apply(self.ctx, module)
-            verify_module(module)
-            if self.args.mlir_print_ir_after_all:
-                sys.stderr.write(f"// -----// IR Dump After {cls.name} //----- //\n")
-                sys.stderr.write(self._print(module))
-        return self._print(module)
+        module = self._timed("Parser", parse_module, text, name, self.ctx, line_offset)
+        self._timed("Verifier", verify_module, module)
+        run_pipeline(module, self.passes, self.ctx, verify_each=self.args.verify_each, hooks=self.hooks)
+        return self._timed("Output", self._print, module)
 
     def _print(self, module) -> str:
         return print_module(module, generic=self.args.mlir_print_op_generic, debuginfo=self.args.mlir_print_debuginfo)
@@ -187,13 +347,108 @@ def split_chunks(text: str) -> list[tuple[str, int]]:
     return chunks
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    def v(pkg: str) -> str:
+        try:
+            return version(pkg)
+        except PackageNotFoundError:
+            return "not installed"
+
+    return f"pypto-opt (pypto-mlir) version {v('pypto-mlir')}\n  xDSL version {v('xdsl')}\n"
+
+
+def _list_passes() -> str:
+    """mlir-opt's `--list-passes` layout: each pass flag with its description, then its options."""
+    import dataclasses
+
+    from pypto_mlir.passes import get_pass
+
+    lines = ["Passes:"]
+    for flag, info in PASSES.items():
+        lines.append(f"  --{flag:<48} -   {info.description}")
+        cls = get_pass(flag)
+        for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
+            if not f.init:
+                continue
+            default = "" if f.default is dataclasses.MISSING else f" (default: {str(f.default).lower()})"
+            type_name = getattr(f.type, "__name__", str(f.type))
+            lines.append(f"    --{f.name.replace('_', '-') + '=<' + type_name + '>':<46} - {default.strip()}")
+    return "\n".join(lines) + "\n"
+
+
+def _show_dialects() -> str:
+    ctx = make_context()
+    return "Available Dialects: " + ",".join(sorted(ctx.registered_dialect_names)) + "\n"
+
+
+def read_input(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def decode_input(data: bytes, name: str) -> str:
+    """The text of an input: UTF-8 text as is; MLIR bytecode converted through the upstream bindings (the `mlir`
+    extra); anything else a PtoError saying what the bytes are not."""
+    if data.startswith(BYTECODE_MAGIC):
+        from pypto_mlir.mlir_tools import bytecode_to_text
+
+        return bytecode_to_text(data, name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise PtoError(
+            f"cannot read input file: it is neither UTF-8 text nor MLIR bytecode (byte 0x{data[e.start]:02x} at "
+            f"offset {e.start} is not UTF-8)",
+            loc=None,
+        ) from None
+
+
+def write_output(path: str, text: str) -> None:
+    """Write `text` to `path` atomically (a temporary file in the same folder, renamed over `path` when complete),
+    so a reader never sees a partial file and a failure leaves the old file as it was."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        try:
+            mode = os.stat(path).st_mode & 0o7777  # keep an existing file's permissions
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+    parser = build_arg_parser()
     try:
-        args = build_arg_parser().parse_args(argv)
+        raw = list(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(normalize_argv(raw, long_options(parser)))
     except UsageError as e:
         sys.stderr.write(f"pypto-opt: error: {e}\n(see pypto-opt --help)\n")
         return 1
+    if args.version:
+        sys.stdout.write(_version())
+        return 0
+    if args.list_passes:
+        sys.stdout.write(_list_passes())
+        return 0
+    if args.show_dialects:
+        sys.stdout.write(_show_dialects())
+        return 0
     if args.print_mlir_opt_path:
         from pypto_mlir.mlir_tools import find_mlir_opt
 
@@ -205,20 +460,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     name = "<stdin>" if args.input == "-" else args.input
     try:
-        if args.input == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.input, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        sys.stderr.write(f"{name}: error: cannot read input file: {reason}\n")
+        data = read_input(args.input)
+    except OSError as e:
+        sys.stderr.write(f"{name}: error: cannot read input file: {e.strerror or e}\n")
         return 1
     try:
-        driver = Driver(args)
-    except UsageError as e:
-        sys.stderr.write(f"pypto-opt: error: {e}\n")
+        text = decode_input(data, name)
+    except PtoError as e:
+        sys.stderr.write(e.format(fallback=name) + "\n")
         return 1
+    driver = Driver(args)
+    sources = {name: text}
 
     if is_blank(text):
         sys.stderr.write(f"{name}:1:1: error: {EMPTY_INPUT}\n")
@@ -229,6 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for chunk, offset in chunks:
         if args.verify_diagnostics:
             ok, out = verify_chunk(driver, chunk, name, offset)
+            driver.flush_failure_dump()
             failed |= not ok
             if out is not None:
                 outputs.append(out)
@@ -236,22 +489,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             outputs.append(driver.guarded_chunk(chunk, name, offset))
         except PtoError as e:
-            sys.stderr.write(e.format(fallback=name) + "\n")
+            sys.stderr.write(e.format(fallback=name, sources=sources) + "\n")
+            driver.flush_failure_dump()
             failed = True
+    if driver.timer is not None:
+        sys.stderr.write(driver.timer.report())
     result = "// -----\n".join(outputs)
-    try:
-        if args.output == "-":
+    if args.output == "-":
+        try:
             sys.stdout.write(result)
             sys.stdout.flush()
-        else:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(result)
+        except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
+            pass
+        return 1 if failed else 0
+    if failed:  # as mlir-opt: no output file for a failing run (an existing one keeps its contents)
+        return 1
+    try:
+        write_output(args.output, result)
     except OSError as e:
         sys.stderr.write(f"{args.output}: error: cannot write output file: {e.strerror or e}\n")
         return 1
-    except BrokenPipeError:
-        return 1 if failed else 0
-    return 1 if failed else 0
+    return 0
 
 
 def verify_chunk(driver: Driver, chunk: str, name: str, offset: int) -> tuple[bool, str | None]:

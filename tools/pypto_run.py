@@ -108,11 +108,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = _load_inputs(args.inputs)
         pipeline: list[str] = []
         if args.check_pipeline is not None:
-            from pypto_mlir.tools.pypto_opt import UsageError as OptUsage, parse_pipeline
+            from pypto_mlir.pipeline import PipelineError, describe_pass, parse_pipeline
 
             try:
-                pipeline = parse_pipeline(args.check_pipeline)
-            except OptUsage as e:
+                pipeline = [describe_pass(p) for p in parse_pipeline(args.check_pipeline)]
+            except PipelineError as e:
                 raise UsageError(str(e)) from None
             if args.compare_with:
                 raise UsageError("--check-pipeline and --compare-with cannot be combined")

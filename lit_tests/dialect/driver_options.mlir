@@ -11,6 +11,15 @@
 // RUN: filecheck %s --input-file %t.out
 // RUN: filecheck %s --check-prefix=NOTHING --allow-empty --input-file %t.stdout
 // NOTHING-NOT: {{.}}
+// -o is atomic: a failing run leaves an existing file as it was and creates no file (issue: it used to
+// truncate the file to zero bytes).
+// RUN: echo old contents > %t.keep
+// RUN: not pypto-opt %S/Inputs/bad_memory_space.mlir -o %t.keep
+// RUN: filecheck %s --check-prefix=KEPT --input-file %t.keep
+// KEPT: old contents
+// RUN: rm -f %t.none
+// RUN: not pypto-opt %S/Inputs/bad_memory_space.mlir -o %t.none
+// RUN: not test -e %t.none
 // CHECK: builtin.module
 // CHECK: func.func @main
 
@@ -18,12 +27,12 @@
 // IR after each one to stderr.  (An orchestration-only module is left unchanged by every pass.)
 // RUN: pypto-opt %S/Inputs/orchestration_only.mlir --expand-mixed-kernel -p 'builtin.module(verify-mixed-kernel-expanded, lower-auto-vector-split)' -p expand-mixed-kernel,verify-mixed-kernel-expanded --mlir-print-ir-after-all 2> %t.dump | filecheck %s
 // RUN: filecheck %s --check-prefix=DUMP --input-file %t.dump
-// DUMP:      // -----// IR Dump After expand-mixed-kernel //----- //
+// DUMP:      // -----// IR Dump After ExpandMixedKernel (expand-mixed-kernel) //----- //
 // DUMP-NEXT: builtin.module
-// DUMP:      // -----// IR Dump After verify-mixed-kernel-expanded //----- //
-// DUMP:      // -----// IR Dump After lower-auto-vector-split //----- //
-// DUMP:      // -----// IR Dump After expand-mixed-kernel //----- //
-// DUMP:      // -----// IR Dump After verify-mixed-kernel-expanded //----- //
+// DUMP:      // -----// IR Dump After VerifyMixedKernelExpanded (verify-mixed-kernel-expanded) //----- //
+// DUMP:      // -----// IR Dump After LowerAutoVectorSplit (lower-auto-vector-split) //----- //
+// DUMP:      // -----// IR Dump After ExpandMixedKernel (expand-mixed-kernel) //----- //
+// DUMP:      // -----// IR Dump After VerifyMixedKernelExpanded (verify-mixed-kernel-expanded) //----- //
 // DUMP-NOT:  IR Dump
 
 // --split-input-file prints each chunk's result, joined by `// -----`.

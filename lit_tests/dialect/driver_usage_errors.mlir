@@ -16,10 +16,10 @@
 // RUN: not pypto-opt %S 2>&1 | filecheck %s --check-prefix=DIR
 // DIR: dialect: error: cannot read input file: Is a directory
 
-// Input that is not UTF-8.
+// Input that is neither UTF-8 text nor MLIR bytecode.
 // RUN: %python -c "import sys; sys.stdout.buffer.write(bytes([0xff, 0xfe, 0x00]))" > %t.binary.mlir
 // RUN: not pypto-opt %t.binary.mlir 2>&1 | filecheck %s --check-prefix=BINARY
-// BINARY: binary.mlir: error: cannot read input file: 'utf-8' codec can't decode byte 0xff
+// BINARY: binary.mlir: error: cannot read input file: it is neither UTF-8 text nor MLIR bytecode (byte 0xff at offset 0 is not UTF-8)
 
 // Empty input (whitespace only, comments only, or nothing on stdin) is an error at 1:1.
 // RUN: not pypto-opt %S/Inputs/empty.mlir 2>&1 | filecheck %s --check-prefix=EMPTY

@@ -1,7 +1,10 @@
 """Located diagnostics.
 
 Every error a user can cause is reported as `file:line:col: error: message` (MLIR's format) and exit code 1.
-Passes and verifiers raise `PtoError` with the op (or location) at fault; the tools format it.
+Passes and verifiers raise `PtoError` with the op (or location) at fault; the tools format it. `PtoError` is an
+xDSL `DiagnosticException`, so `xdsl-opt --verify-diagnostics` reports it as a diagnostic (the located message),
+not as a crash. `pypto-opt` follows each located line with the source line and a caret, as mlir-opt does
+(`format(sources=...)`).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import DiagnosticException
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,11 @@ def _from_attr(attr: Attribute) -> SourceLoc | None:
     return None
 
 
-class PtoError(Exception):
-    """A user-facing error at an op or source location."""
+class PtoError(DiagnosticException):
+    """A user-facing error at an op or source location.
+
+    `str(err)` is the located text (`file:line:col: error: message` and its notes) when the error has a
+    location -- what xDSL's tools print for a `DiagnosticException` -- else the bare message (`err.message`)."""
 
     def __init__(
         self,
@@ -63,12 +70,33 @@ class PtoError(Exception):
         self.severity = severity
         self.notes = notes or []
 
-    def format(self, fallback: str = "<unknown>") -> str:
+    def __str__(self) -> str:
+        return self.format() if self.loc is not None else self.message
+
+    def format(self, fallback: str = "<unknown>", sources: dict[str, str] | None = None) -> str:
+        """The located text; with `sources` (file name -> text), each located line is followed by that source
+        line and a caret under the column, as mlir-opt prints them."""
         where = str(self.loc) if self.loc is not None else fallback
         lines = [f"{where}: {self.severity}: {self.message}"]
+        lines += source_excerpt(self.loc, sources)
         for nloc, note in self.notes:
             lines.append(f"{nloc if nloc is not None else where}: note: {note}")
+            lines += source_excerpt(nloc, sources)
         return "\n".join(lines)
+
+
+def source_excerpt(loc: SourceLoc | None, sources: dict[str, str] | None) -> list[str]:
+    """[the source line at `loc`, a caret under its column], or [] when the text of that file is not known."""
+    if loc is None or not sources or loc.file not in sources or loc.line < 1:
+        return []
+    text_lines = sources[loc.file].split("\n")
+    if loc.line > len(text_lines):
+        return []
+    line = text_lines[loc.line - 1].rstrip("\r")
+    col = min(max(loc.col, 1), len(line) + 1)
+    # Tabs before the column stay tabs so the caret lines up however the terminal expands them.
+    pad = "".join(c if c == "\t" else " " for c in line[: col - 1])
+    return [line, pad + "^"]
 
 
 def error(op: Operation | None, message: str) -> PtoError:

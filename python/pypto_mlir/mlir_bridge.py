@@ -42,7 +42,8 @@ from xdsl.utils.exceptions import ParseError
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc
 from pypto_mlir.ir import make_context, print_module
-from pypto_mlir.passes import PASSES, get_pass
+from pypto_mlir.passes import PASSES
+from pypto_mlir.pipeline import PipelineError, describe_pass, parse_pipeline, run_pipeline
 from pypto_mlir.verify import verify_module
 
 __all__ = [
@@ -150,21 +151,28 @@ def from_mlir(
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def pass_hook(*pass_names: str) -> Callable[[mlir_ir.Operation, object], None]:
-    """A callable `(op, pass_)` for `PassManager.add` that runs the given pypto-mlir passes, in order."""
-    for name in pass_names:
-        if name not in PASSES:
-            raise ValueError(f"unknown pypto-mlir pass '{name}' (available: {', '.join(PASSES)})")
-    if not pass_names:
+def pass_hook(*pass_specs: str) -> Callable[[mlir_ir.Operation, object], None]:
+    """A callable `(op, pass_)` for `PassManager.add` that runs the given pypto-mlir passes, in order. Each
+    argument is a pass name or a pass spec with options (`"lower-auto-vector-split{opt=val}"`)."""
+    if not pass_specs:
         raise ValueError("pass_hook needs at least one pass name")
+    passes = _parse(pass_specs)
 
     def run(op: mlir_ir.Operation, pass_) -> None:
-        _run_passes(pass_names, op, pass_)
+        _run_passes(passes, op, pass_)
 
-    run.__name__ = run.__qualname__ = "_".join(n.replace("-", "_") for n in pass_names)
-    run.__doc__ = "pypto-mlir pass(es) " + ", ".join(pass_names) + " as an upstream Python-defined pass."
-    run.pypto_passes = pass_names  # type: ignore[attr-defined]
+    names = tuple(p.name for p in passes)
+    run.__name__ = run.__qualname__ = "_".join(n.replace("-", "_") for n in names)
+    run.__doc__ = "pypto-mlir pass(es) " + ", ".join(names) + " as an upstream Python-defined pass."
+    run.pypto_passes = names  # type: ignore[attr-defined]
     return run
+
+
+def _parse(specs: Iterable[str]):
+    try:
+        return parse_pipeline(list(specs))
+    except PipelineError as e:
+        raise ValueError(str(e).replace("unknown pass", "unknown pypto-mlir pass", 1)) from None
 
 
 lower_auto_vector_split = pass_hook("lower-auto-vector-split")
@@ -173,15 +181,16 @@ verify_mixed_kernel_expanded = pass_hook("verify-mixed-kernel-expanded")
 
 
 def add_passes(pm, pipeline: str | Iterable[str]) -> None:
-    """Add pypto-mlir passes (`"a,b"` or a list of names) to an upstream PassManager, one pass each, named
-    after the pass (so `--mlir-timing` / IR printing show them)."""
-    names = [n.strip() for n in pipeline.split(",")] if isinstance(pipeline, str) else list(pipeline)
-    for name in (n for n in names if n):
-        hook = pass_hook(name)
-        pm.add(hook, name=name, argument=name, description=PASSES[name].description)
+    """Add pypto-mlir passes (a pipeline spec `"a,b{opt=val}"` or a list of names/specs) to an upstream
+    PassManager, one pass each, named after the pass (so `--mlir-timing` / IR printing show them)."""
+    passes = _parse([pipeline] if isinstance(pipeline, str) else list(pipeline))
+    for p in passes:
+        spec = describe_pass(p)
+        pm.add(pass_hook(spec), name=p.name, argument=p.name, description=PASSES[p.name].description)
 
 
-def _run_passes(pass_names: tuple[str, ...], op: mlir_ir.Operation, pass_) -> None:
+def _run_passes(passes, op: mlir_ir.Operation, pass_) -> None:
+    pass_names = [p.name for p in passes]
     try:
         if op.name != "builtin.module":
             raise PtoError(
@@ -191,9 +200,7 @@ def _run_passes(pass_names: tuple[str, ...], op: mlir_ir.Operation, pass_) -> No
             )
         xctx = make_context()
         xmod = from_mlir(op, verify=True, ctx=xctx)
-        for name in pass_names:
-            get_pass(name)().apply(xctx, xmod)
-            verify_module(xmod)
+        run_pipeline(xmod, passes, xctx)
         new = to_mlir(xmod, op.context)
         _replace_module_contents(op, new.operation)
     except PtoError as e:

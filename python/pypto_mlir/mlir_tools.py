@@ -8,6 +8,8 @@ Nothing here imports the upstream bindings, so it works with or without the opti
   (`--canonicalize --cse`): the module's `pto` attributes and, per function, its signature, attributes and
   the `pto` ops in order with their attributes and types. SSA names, `arith` constants and the order of
   non-`pto` ops may change.
+- `bytecode_to_text(data, name)` — the text (generic form, locations kept) of an MLIR bytecode file, through the
+  bindings (imported only then); without them a located error that says to install the extra.
 - `python -m pypto_mlir.mlir_tools same-pto-ops [--passes p1,p2] A.mlir B.mlir` — exit 0 iff both files verify
   and have the same outline, else print the first difference and exit 1 (used by the lit tests). `--passes`
   runs our passes on A first; B may be `-` (standard input), so a lit RUN line needs no temporary file.
@@ -46,6 +48,30 @@ def have_mlir_bindings() -> bool:
     except (ImportError, OSError):
         return False
     return True
+
+
+def bytecode_to_text(data: bytes, name: str) -> str:
+    """The textual IR of MLIR bytecode `data` (the generic op form with every location, which pypto-mlir reads
+    like any other input). Raises `PtoError` when the bindings are missing or upstream cannot read the bytes."""
+    from pypto_mlir.diagnostics import PtoError, SourceLoc
+
+    where = SourceLoc(name, 1, 1)
+    try:
+        from mlir import ir as mlir_ir
+    except (ImportError, OSError):
+        raise PtoError(
+            "the input is MLIR bytecode, which pypto-mlir reads through upstream MLIR's Python bindings; "
+            f"{MLIR_EXTRA_HINT}, or convert it to text first (mlir-opt --mlir-print-op-generic FILE)",
+            loc=where,
+        ) from None
+    ctx = mlir_ir.Context()
+    ctx.allow_unregistered_dialects = True
+    try:
+        module = mlir_ir.Module.parse(data, ctx)
+    except mlir_ir.MLIRError as e:
+        diags = "; ".join(str(d.message) for d in getattr(e, "error_diagnostics", []) or []) or str(e)
+        raise PtoError(f"cannot read the MLIR bytecode: {diags}", loc=where) from None
+    return module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True, use_local_scope=True)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -154,8 +180,8 @@ def outline_difference(a: ModuleOutline, b: ModuleOutline) -> str | None:
 
 def _same_pto_ops(paths: Sequence[str], passes: Sequence[str] = ()) -> int:
     from pypto_mlir.diagnostics import PtoError
-    from pypto_mlir.ir import make_context, parse_module
-    from pypto_mlir.passes import get_pass
+    from pypto_mlir.ir import parse_module
+    from pypto_mlir.pipeline import parse_pipeline, run_pipeline
     from pypto_mlir.verify import verify_module
 
     outlines = []
@@ -168,10 +194,8 @@ def _same_pto_ops(paths: Sequence[str], passes: Sequence[str] = ()) -> int:
                     text = f.read()
             module = parse_module(text, path)
             verify_module(module)
-            for name in passes if i == 0 else ():
-                ctx = make_context()
-                get_pass(name)().apply(ctx, module)
-                verify_module(module)
+            if i == 0 and passes:
+                run_pipeline(module, parse_pipeline(",".join(passes)))
         except OSError as e:
             sys.stderr.write(f"{path}: error: cannot read: {e.strerror or e}\n")
             return 1

@@ -96,6 +96,8 @@ def verify_op(op: Operation) -> None:
     """Verify one op (not its nested ops)."""
     try:
         op.verify(verify_nested_ops=False)
+    except PtoError:  # already located and worded (PtoError is a DiagnosticException too)
+        raise
     except (VerifyException, DiagnosticException) as e:
         msg = _message(e)
         for prefix in (f"'{op.name}' ", f"{op.name} "):

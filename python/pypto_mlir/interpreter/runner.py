@@ -262,16 +262,12 @@ class CheckResult:
     after: Outputs | None = None
 
 
-def apply_pipeline(module: ModuleOp, pipeline: list[str]) -> None:
-    """Run passes on `module` in place, verifying after each, as pypto-opt does."""
-    from pypto_mlir.ir import make_context
-    from pypto_mlir.passes import get_pass
-    from pypto_mlir.verify import verify_module
+def apply_pipeline(module: ModuleOp, pipeline: list[str] | str) -> None:
+    """Run passes (names or pass specs, or one pipeline spec) on `module` in place, verifying after each, through
+    the one pipeline runner every tool uses (`pypto_mlir.pipeline`)."""
+    from pypto_mlir.pipeline import parse_pipeline, run_pipeline
 
-    ctx = make_context()
-    for name in pipeline:
-        get_pass(name)().apply(ctx, module)
-        verify_module(module)
+    run_pipeline(module, parse_pipeline(pipeline))
 
 
 def check_modules(

@@ -1,0 +1,245 @@
+"""The one pass-pipeline runner: parse a pipeline spec, run its passes, verify after each.
+
+Every tool runs passes through here (`pypto-opt`, `pypto-run --check-pipeline`, the upstream-MLIR bridge,
+`python -m pypto_mlir.mlir_tools same-pto-ops`), so "apply a pass, then verify the module" is written once.
+
+Pipeline specs are MLIR's textual form, read with xDSL's own pass-spec parser for each pass:
+
+    lower-auto-vector-split,expand-mixed-kernel
+    builtin.module(lower-auto-vector-split{opt=val other=1,2}, expand-mixed-kernel)
+    any(expand-mixed-kernel)
+
+`pass{opt=val}` sets the dataclass field `opt` of the pass (dashes in option names become underscores, as in
+xDSL: `{lane-stride=8}` sets `lane_stride`). Every pypto-mlir pass runs on the whole `builtin.module`, so the
+only anchors are a top-level `builtin.module(...)` or `any(...)` (both mean "the module"); a nested anchor
+(`builtin.module(func.func(...))`) would run the pass on other ops, which none of our passes can, and is
+refused with the reason. A malformed spec raises `PipelineError`, whose message shows the spec with a caret
+under the offending place (xDSL's span printing).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec, parse_spec
+from xdsl.utils.exceptions import ArgSpecParseError
+from xdsl.utils.lexer import Input, Span
+
+__all__ = [
+    "PipelineError",
+    "PipelineHooks",
+    "describe_pass",
+    "parse_pipeline",
+    "pass_display_name",
+    "run_pipeline",
+]
+
+# Anchors that mean "the top-level module" when they wrap the whole pipeline.
+TOP_ANCHORS = ("builtin.module", "any")
+
+
+class PipelineError(ValueError):
+    """A pipeline spec that cannot be read: unknown pass or option, bad syntax, an anchor our passes cannot run
+    under. The message is complete (with the spec and a caret where one helps); tools print it as a usage
+    error."""
+
+
+def _registry() -> Mapping[str, Callable[[], type[ModulePass]]]:
+    from pypto_mlir.passes import PASSES
+
+    return {name: info.load for name, info in PASSES.items()}
+
+
+def _caret(spec: str, start: int, end: int, message: str) -> str:
+    """`message` followed by the spec with carets under [start, end) (xDSL's span printing)."""
+    span = Span(start, max(end, start + 1), Input(spec, "pass-pipeline"))
+    context = span.print_with_context(message).splitlines()
+    # print_with_context starts with the `pass-pipeline:1:N` location line; the message already says what.
+    return message + "\n" + "\n".join(context[1:3])
+
+
+def _split_top(spec: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The [start, end) ranges of the comma-separated elements of spec[start:end], at nesting depth 0 (commas
+    inside `{...}`, `(...)`, `[...]` or quotes belong to the element)."""
+    out: list[tuple[int, int]] = []
+    depth, quote, elem = 0, False, start
+    i = start
+    while i < end:
+        c = spec[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quote = False
+        elif c == '"':
+            quote = True
+        elif c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+            if depth < 0:
+                raise PipelineError(_caret(spec, i, i + 1, f"unbalanced '{c}' in the pass pipeline"))
+        elif c == "," and depth == 0:
+            out.append((elem, i))
+            elem = i + 1
+        i += 1
+    if quote:
+        raise PipelineError(_caret(spec, elem, end, "unterminated string in the pass pipeline"))
+    if depth != 0:
+        raise PipelineError(_caret(spec, elem, end, "unbalanced brackets in the pass pipeline"))
+    out.append((elem, end))
+    return out
+
+
+def _strip(spec: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and spec[start].isspace():
+        start += 1
+    while end > start and spec[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _anchor(spec: str, start: int, end: int) -> tuple[str, int, int] | None:
+    """(`name`, body start, body end) when spec[start:end] is `name(body)`, else None."""
+    i = start
+    while i < end and (spec[i].isalnum() or spec[i] in "._-$"):
+        i += 1
+    j = i
+    while j < end and spec[j].isspace():
+        j += 1
+    if i == start or j >= end or spec[j] != "(" or spec[end - 1] != ")":
+        return None
+    return spec[start:i], j + 1, end - 1
+
+
+def _leaves(spec: str, start: int, end: int, top: bool) -> list[tuple[int, int]]:
+    """The pass elements of spec[start:end], anchors unwrapped (only a top-level module anchor is allowed)."""
+    start, end = _strip(spec, start, end)
+    if start == end:
+        return []
+    out: list[tuple[int, int]] = []
+    for s, e in _split_top(spec, start, end):
+        s, e = _strip(spec, s, e)
+        if s == e:
+            raise PipelineError(_caret(spec, s, s + 1, "empty element in the pass pipeline (two commas in a row?)"))
+        anchored = _anchor(spec, s, e)
+        if anchored is None:
+            out.append((s, e))
+            continue
+        name, bs, be = anchored
+        if top and name in TOP_ANCHORS:
+            out.extend(_leaves(spec, bs, be, top=False))
+            continue
+        where = "nested inside the module's pipeline" if not top else "as the pipeline's anchor"
+        raise PipelineError(
+            _caret(
+                spec,
+                s,
+                s + len(name),
+                f"cannot run passes on '{name}' ({where}): every pypto-mlir pass runs on the whole "
+                "builtin.module; write the passes directly inside builtin.module(...)",
+            )
+        )
+    return out
+
+
+def parse_pipeline(
+    spec: str | Iterable[str],
+    available: Mapping[str, Callable[[], type[ModulePass]]] | None = None,
+) -> tuple[ModulePass, ...]:
+    """The passes of a pipeline spec (or of several specs, in order), with their options set.
+
+    `available` maps pass names to loaders (default: every pypto-mlir pass)."""
+    if not isinstance(spec, str):
+        return tuple(p for one in spec for p in parse_pipeline(one, available))
+    registry = _registry() if available is None else available
+    passes: list[ModulePass] = []
+    for s, e in _leaves(spec, 0, len(spec), top=True):
+        text = spec[s:e]
+        try:
+            arg_spec = parse_spec(text)
+        except ArgSpecParseError as err:  # (a BaseException in xDSL)
+            lines = str(err).rstrip().split("\n")[2:]  # drop the heading and xDSL's `pass-pipeline:1:N` line
+            raise PipelineError(f"cannot parse the pass '{text}' in the pass pipeline:\n" + "\n".join(lines)) from None
+        if arg_spec.name not in registry:
+            raise PipelineError(
+                _caret(
+                    spec,
+                    s,
+                    s + len(arg_spec.name),
+                    f"unknown pass '{arg_spec.name}' in the pipeline (available: {', '.join(registry)}); "
+                    "upstream passes such as canonicalize run in mlir-opt",
+                )
+            )
+        cls = registry[arg_spec.name]()
+        passes.append(_instantiate(cls, arg_spec, spec, s, e))
+    return tuple(passes)
+
+
+def _instantiate(cls: type[ModulePass], arg_spec: ArgSpec, spec: str, s: int, e: int) -> ModulePass:
+    try:
+        return cls.from_spec(arg_spec)
+    except (ValueError, TypeError, NotImplementedError) as err:
+        options = [f.name.replace("_", "-") for f in dataclasses.fields(cls) if f.init] if dataclasses.is_dataclass(cls) else []
+        known = f"options of '{cls.name}': {', '.join(options)}" if options else f"'{cls.name}' takes no options"
+        raise PipelineError(_caret(spec, s, e, f"bad options for pass '{cls.name}': {err} ({known})")) from None
+
+
+def describe_pass(p: ModulePass) -> str:
+    """The pass as it would be written in a pipeline: `name` or `name{opt=val}` (non-default options only)."""
+    return str(p.spec())
+
+
+def pass_display_name(p: ModulePass | type[ModulePass]) -> str:
+    """MLIR's display name of a pass: the class name without its `Pass` suffix (`LowerAutoVectorSplit`)."""
+    cls = p if isinstance(p, type) else type(p)
+    return cls.__name__.removesuffix("Pass")
+
+
+class PipelineHooks:
+    """Callbacks around each pass (printing IR, timing); the default does nothing."""
+
+    def before_pass(self, p: ModulePass, module: ModuleOp) -> None:
+        pass
+
+    def after_pass(self, p: ModulePass, module: ModuleOp) -> None:
+        pass
+
+    def after_failure(self, p: ModulePass, module: ModuleOp, error: BaseException) -> None:
+        pass
+
+
+def run_pipeline(
+    module: ModuleOp,
+    passes: Sequence[ModulePass] | str,
+    ctx: Context | None = None,
+    *,
+    verify_each: bool = True,
+    hooks: PipelineHooks | None = None,
+) -> None:
+    """Run `passes` (instances, or a spec string) on `module` in place, verifying the module after each pass
+    (unless `verify_each=False`). A pass or verifier error propagates (a `PtoError`); `hooks.after_failure`
+    sees the module as the failing pass left it."""
+    from pypto_mlir.ir import make_context
+    from pypto_mlir.verify import verify_module
+
+    if isinstance(passes, str):
+        passes = parse_pipeline(passes)
+    ctx = ctx if ctx is not None else make_context()
+    for p in passes:
+        if hooks is not None:
+            hooks.before_pass(p, module)
+        try:
+            p.apply(ctx, module)
+            if verify_each:
+                verify_module(module)
+        except BaseException as err:
+            if hooks is not None:
+                hooks.after_failure(p, module, err)
+            raise
+        if hooks is not None:
+            hooks.after_pass(p, module)
