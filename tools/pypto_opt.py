@@ -220,8 +220,9 @@ class DriverHooks(PipelineHooks):
         sys.stderr.write(self._dump_text(when, p, module))
         sys.stderr.flush()
 
-    def _dump_text(self, when: str, p, module) -> str:
-        return f"// -----// IR Dump {when} {pass_display_name(p)} ({p.name}) //----- //\n" + self.d._print(module)
+    def _dump_text(self, when: str, p, module, failed: bool = False) -> str:
+        what = f"{pass_display_name(p)}{' Failed' if failed else ''} ({p.name})"  # mlir-opt's header
+        return f"// -----// IR Dump {when} {what} //----- //\n" + self.d._print(module)
 
     def before_pass(self, p, module) -> None:
         a = self.d.args
@@ -242,7 +243,7 @@ class DriverHooks(PipelineHooks):
         if self.d.args.mlir_print_ir_after_failure:
             # Printed after the error, as mlir-opt does (its diagnostic is emitted while the pass runs).
             try:
-                self.d.failure_dump = self._dump_text("After Failed", p, module)
+                self.d.failure_dump = self._dump_text("After", p, module, failed=True)
             except Exception:  # a pass may leave IR that cannot be printed; the error matters more
                 self.d.failure_dump = "// (the IR left by the failed pass cannot be printed)\n"
 
