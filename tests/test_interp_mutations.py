@@ -166,3 +166,51 @@ def test_missing_split_aiv_on_a5_runs_one_lane_and_loses_the_other_half():
     )
     err = _error(broken)
     assert "runs on one lane (it has neither pto.split_aiv nor pto.dual_aiv_dispatch)" in err.message
+
+
+# -- 4. layouts: a V->C transfer whose producer and consumer disagree on the fractal layout -------------------------
+
+
+def _pipeline(example: str) -> str:
+    from pypto_mlir.interpreter import apply_pipeline
+    from pypto_mlir.ir import print_module
+
+    m = _mod((EXAMPLES / example).read_text())
+    apply_pipeline(m, ["lower-auto-vector-split", "expand-mixed-kernel"])
+    return print_module(m)
+
+
+NZ_VEC = "!pto.tile<64x128xbf16, vec, blayout = col_major, slayout = row_major>"
+ADAPTER = f"    %x_bf_nz = pto.move %x_bf : !pto.tile<64x128xbf16, vec> -> {NZ_VEC}\n"
+
+
+def test_a5_nz_adapter_correct_twin_passes():
+    out = _pipeline("vector_prep_matmul.a5.mlir")
+    assert ADAPTER in out
+    res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a5.mlir").read_text()), _mod(out))
+    assert res.ok, res.report
+
+
+def test_a5_missing_nz_adapter_scrambles_the_cube_operand():
+    out = _pipeline("vector_prep_matmul.a5.mlir")
+    broken = out.replace(ADAPTER, "").replace(
+        f"pto.tpush_to_aic %x_bf_nz {{split = 0 : i64}} : {NZ_VEC}",
+        "pto.tpush_to_aic %x_bf {split = 0 : i64} : !pto.tile<64x128xbf16, vec>",
+    )
+    assert "_nz" not in broken
+    res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a5.mlir").read_text()), _mod(broken))
+    assert not res.ok and res.stage == "compare" and "differs" in res.report
+
+
+def test_a2a3_v2c_pop_without_the_nz_view_scrambles_the_cube_operand():
+    out = _pipeline("vector_prep_matmul.a2a3.mlir")
+    pop = "%x_left_mat = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<64x128xbf16, mat>"
+    assert pop in out and "_nz" not in out  # a2a3 needs no adapter: the transfer lays the tile out in NZ
+    res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text()), _mod(out))
+    assert res.ok, res.report
+    nd = "!pto.tile<64x128xbf16, mat, blayout = row_major, slayout = none_box>"
+    broken = "\n".join(
+        line.replace("!pto.tile<64x128xbf16, mat>", nd) if "%x_left_mat" in line else line for line in out.splitlines()
+    )
+    res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text()), _mod(broken))
+    assert not res.ok and res.stage == "compare" and "differs" in res.report

@@ -25,6 +25,8 @@ from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
+from .layout import NZ as NZ_LAYOUT
+from .layout import reinterpret, view_of
 from .races import RaceDetector, fmt_box
 from .registry import EFFECT, PLAIN, REGISTRY, impl_effect, impl_sync
 from .semantics import mixed_values
@@ -861,7 +863,7 @@ class Machine:
             raise InterpError(f"this tpop expects {t.element_type} but the tile pushed at {loc_str(e.push_ops[0])} holds {p0.type.element_type}")
         if code == 0:
             self._same_box(p0, shape, e.push_ops[0])
-            return repad(make_tile(p0.data, t, p0.valid))
+            return repad(make_tile(self._arrived(p0, t), t, p0.valid))
         axis = SPLIT_AXIS[code]
         if code in (3, 4):
             raise InterpError(f"split = {code} ({SPLIT_NAMES[code]}) has no vector->cube form; a gather is always even")
@@ -871,7 +873,23 @@ class Machine:
                     f"lane {lane} pushed a {list(e.parts[lane].data.shape)} part at {loc_str(e.push_ops[lane])}, "
                     f"which is not half of this tpop's {list(shape)} on dim {axis}"
                 )
-        return gather_parts([e.parts[0], e.parts[1]], axis, t)
+        parts = [Tile(self._arrived(e.parts[lane], t), e.parts[lane].valid, e.parts[lane].type) for lane in (0, 1)]
+        return gather_parts(parts, axis, t)
+
+    def _arrived(self, part: Tile, t: TileType) -> np.ndarray:
+        """A V->C tile as the cube reads it: the bytes in the slot, read with the popped type's view.
+
+        On a5 the transfer copies the vector tile's bytes as they are (reference `RequiresVtoCFractalAdapt`): the
+        slot holds the pushed tile in its own view, hence the `_nz` adapter.  On a2a3 the transfer lays the tile
+        out in NZ on the way ("Mat only supports NZ").  A popped view that differs from the slot's gives scrambled
+        cells (see `layout.py`); C->V transfers convert to the popped view on both targets."""
+        if self.target == "a5":
+            written = view_of(part.type)
+        elif self.target == "a2a3":
+            written = NZ_LAYOUT + (t.fractal.data,)
+        else:
+            return part.data
+        return reinterpret(part.data, written, view_of(t))
 
     def _same_box(self, pushed: Tile, shape, push_op) -> None:
         if tuple(pushed.data.shape) != tuple(shape):
