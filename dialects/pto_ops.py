@@ -52,6 +52,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+# The lane arithmetic's one home is passes/analysis/lanes.py; it depends only on pto_types, so no import cycle.
+from pypto_mlir.passes.analysis.lanes import ceil_half, double, split_dim_of_code
+
 from .pto_traits import (
     BoundaryAffinity,
     BroadcastAxis,
@@ -85,9 +88,6 @@ from .pto_types import (
 # ---------------------------------------------------------------------------------------------------------------
 # Shared helpers
 # ---------------------------------------------------------------------------------------------------------------
-
-SPLIT_CODE_NAMES = ("none", "up_down", "left_right", "up_down_odd", "left_right_odd")
-
 
 def i64_attr(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
@@ -1331,10 +1331,9 @@ class AivShardOp(IRDLOperation):
             return
         if a.rank != 2:
             raise VerifyException(f"aiv_shard with a split needs a 2-D tile, got rank {a.rank}")
-        dim = split - 1
+        dim = split_dim_of_code(split)
         expect = list(a.get_shape())
-        if expect[dim] != DYNAMIC:
-            expect[dim] = (expect[dim] + 1) // 2
+        expect[dim] = ceil_half(expect[dim])
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
                 f"aiv_shard result must have shape {_fmt_shape(expect)} (each lane's half of "
@@ -1344,8 +1343,8 @@ class AivShardOp(IRDLOperation):
         if self.attributes.get("lane_stride") is not None:
             _check_int_range(self, "lane_stride", 1, None)
             box = a.get_shape()[dim]
-            if stride is not None and box != DYNAMIC and stride > (box + 1) // 2:
-                raise VerifyException(f"aiv_shard lane_stride {stride} exceeds the lane box {(box + 1) // 2}")
+            if stride is not None and box != DYNAMIC and stride > ceil_half(box):
+                raise VerifyException(f"aiv_shard lane_stride {stride} exceeds the lane box {ceil_half(box)}")
 
 
 @irdl_op_definition
@@ -1378,10 +1377,9 @@ class AicGatherOp(IRDLOperation):
             return
         if a.rank != 2:
             raise VerifyException(f"aic_gather with a split needs a 2-D tile, got rank {a.rank}")
-        dim = split - 1
+        dim = split_dim_of_code(split)
         expect = list(a.get_shape())
-        if expect[dim] != DYNAMIC:
-            expect[dim] *= 2
+        expect[dim] = double(expect[dim])
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
                 f"aic_gather result must have shape {_fmt_shape(expect)} (both lanes' {_fmt_shape(a.get_shape())} "

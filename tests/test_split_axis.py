@@ -1,5 +1,5 @@
-"""Unit tests of the split-axis arithmetic (passes/analysis/split_axis.py): ceil half, lane clamps, lane stride,
-reshape axis migration, halved types and the emitted lane arithmetic."""
+"""Unit tests of passes/analysis/split_axis.py: reshape axis migration, halved types and the emitted lane
+arithmetic (the lane formulas themselves: tests/test_lanes.py)."""
 
 from __future__ import annotations
 
@@ -13,109 +13,6 @@ from xdsl.ir import Block, Region
 from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis import split_axis as sa
-
-
-def test_split_dim_and_codes():
-    assert sa.split_dim_of("up_down") == 0
-    assert sa.split_dim_of("left_right") == 1
-    with pytest.raises(ValueError):
-        sa.split_dim_of("none")
-    assert sa.split_code_of_dim(0) == 1
-    assert sa.split_code_of_dim(1) == 2
-    with pytest.raises(ValueError):
-        sa.split_code_of_dim(2)
-    assert sa.mode_of_dim(1) == "left_right"
-
-
-@pytest.mark.parametrize("n,half", [(128, 64), (15, 8), (1, 1), (0, 0), (2, 1), (13, 7)])
-def test_ceil_half(n, half):
-    assert sa.ceil_half(n) == half
-
-
-def test_ceil_half_dynamic_and_negative():
-    assert sa.ceil_half(DYNAMIC) == DYNAMIC
-    assert sa.double(DYNAMIC) == DYNAMIC
-    assert sa.double(64) == 128
-    with pytest.raises(ValueError):
-        sa.ceil_half(-2)
-
-
-def test_lane_step():
-    assert sa.lane_step(None, 64) == 64
-    assert sa.lane_step(7, 8) == 7
-
-
-@pytest.mark.parametrize(
-    "valid,step,lanes",
-    [
-        (15, 8, (8, 7)),  # odd box, fully valid
-        (13, 7, (7, 6)),  # ragged 13/16 balanced by lane_stride 7
-        (13, 8, (8, 5)),  # ragged 13/16, box partition
-        (127, 64, (64, 63)),
-        (0, 8, (0, 0)),  # empty: both lanes saturate at 0
-        (5, 8, (5, 0)),  # lane 1 starts past the valid region
-        (16, 8, (8, 8)),
-    ],
-)
-def test_lane_valid_clamp(valid, step, lanes):
-    assert sa.lane_valids(valid, step) == lanes
-    assert sa.lane_valid(valid, step, 0) == lanes[0]
-    assert sa.lane_valid(DYNAMIC, step, 1) == DYNAMIC
-
-
-@pytest.mark.parametrize(
-    "box,valid,stride,expect",
-    [
-        (128, 128, None, 64),  # even and full: the plain half
-        (15, 15, None, DYNAMIC),  # odd: lanes differ (8 / 7)
-        (16, 13, 7, DYNAMIC),
-        (16, 0, None, 0),  # both lanes 0: static
-        (16, 16, 8, 8),  # a stride equal to the half: lanes agree
-        (16, DYNAMIC, None, DYNAMIC),
-    ],
-)
-def test_localized_valid(box, valid, stride, expect):
-    assert sa.localized_valid(box, valid, stride) == expect
-
-
-def test_needs_valid_clamp():
-    assert not sa.needs_valid_clamp(128, 128, None)
-    assert sa.needs_valid_clamp(15, 15, None)
-    assert sa.needs_valid_clamp(16, 13, None)
-    assert sa.needs_valid_clamp(16, 16, 8)
-    assert sa.needs_valid_clamp(DYNAMIC, 5, None)
-    assert not sa.needs_valid_clamp(DYNAMIC, DYNAMIC, None)
-
-
-@pytest.mark.parametrize(
-    "box,valid,stride",
-    [
-        (16, 13, 7),  # balanced: 7 + 6 instead of 8 + 5
-        (128, 127, None),  # ceil(127/2) = 64 is the half anyway
-        (16, 0, None),  # nothing valid
-        (16, 16, None),  # fully valid
-        (16, 12, 6),
-        (15, 15, None),
-        (16, 1, 1),
-        (DYNAMIC, 3, None),
-        (16, DYNAMIC, None),
-    ],
-)
-def test_resolve_lane_stride(box, valid, stride):
-    assert sa.resolve_lane_stride(box, valid) == stride
-
-
-@given(st.integers(min_value=1, max_value=4096), st.data())
-def test_lanes_cover_the_valid_region(box, data):
-    """With either partition the two lanes together hold exactly V valid rows, each within its half box."""
-    valid = data.draw(st.integers(min_value=0, max_value=box))
-    stride = sa.resolve_lane_stride(box, valid)
-    step = sa.lane_step(stride, sa.ceil_half(box))
-    a, b = sa.lane_valids(valid, step)
-    assert a + b == valid
-    assert 0 <= a <= sa.ceil_half(box) and 0 <= b <= sa.ceil_half(box)
-    if stride is not None:
-        assert abs(a - b) <= 1  # balanced
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,9 @@
 Used by LowerAutoVectorSplit (AUTO path and the explicit `split_aiv_scope` region path) and available to
 ExpandMixedKernel.  Two layers:
 
-* **Pure arithmetic** on Python ints (`DYNAMIC` marks a runtime extent), unit-tested in
-  `tests/test_split_axis.py`:
-  `split_dim_of(mode)`, `split_code_of_dim(dim)`, `ceil_half(n)`, `double(n)`, `lane_step(stride, half)`,
-  `lane_valid(valid, step, lane)`, `lane_valids(valid, step)`, `localized_valid(box, valid, stride)`,
-  `needs_valid_clamp(box, valid, stride)`, `resolve_lane_stride(box, valid)`, `halved_tile_type(t, dim, stride)`.
+* **Tile types** on top of the lane arithmetic of `lanes.py` (lane extents, steps, split axes: one home there),
+  unit-tested in `tests/test_split_axis.py`: `halved_tile_type(t, dim, stride)`, `with_dim`, and the reshape
+  split tracking `reshape_split_target`.
 * **IR emission** (`LaneArith`): the index arithmetic the rewritten IR needs, with `arith` ops on `index`
   values: the lane offset `orig + subblock_idx * step` (the `0 +` folded) and the clamped lane valid extent
   `min(max(V, subblock_idx * S) - subblock_idx * S, S)`.  Values that only depend on the lane index and
@@ -30,95 +28,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, implicit_view
 
+from .lanes import ceil_half, lane_extent_ops, lane_extents, localized_valid
+
 # ---------------------------------------------------------------------------------------------------------------
-# Pure arithmetic
+# Tile types
 # ---------------------------------------------------------------------------------------------------------------
-
-
-def split_dim_of(mode: str) -> int:
-    """The tile dim a split mode halves: up_down -> 0 (rows), left_right -> 1 (columns)."""
-    if mode == "up_down":
-        return 0
-    if mode == "left_right":
-        return 1
-    raise ValueError(f"split mode '{mode}' has no split axis")
-
-
-def split_code_of_dim(dim: int) -> int:
-    """The `split` attribute (mode number) of a boundary op that splits `dim`: 0 -> 1 (up_down), 1 -> 2."""
-    if dim not in (0, 1):
-        raise ValueError(f"only dims 0 and 1 have a split mode, got {dim}")
-    return dim + 1
-
-
-def mode_of_dim(dim: int) -> str:
-    return ("up_down", "left_right")[dim]
-
-
-def ceil_half(n: int) -> int:
-    """The per-lane box of an extent: `(n + 1) // 2`; a dynamic extent stays dynamic."""
-    if n == DYNAMIC:
-        return DYNAMIC
-    if n < 0:
-        raise ValueError(f"negative extent {n}")
-    return (n + 1) // 2
-
-
-def double(n: int) -> int:
-    """The gathered extent of a per-lane extent."""
-    return DYNAMIC if n == DYNAMIC else 2 * n
-
-
-def lane_step(lane_stride: int | None, half: int) -> int:
-    """Distance between the lanes' windows on the split axis: the stride if set, else the half box."""
-    return lane_stride if lane_stride is not None else half
-
-
-def lane_valid(valid: int, step: int, lane: int) -> int:
-    """Valid extent lane `lane` (0 or 1) sees of a full valid extent `valid`: `min(max(V, l*S) - l*S, S)`.
-
-    Saturating: a lane whose window starts past the valid region gets 0."""
-    if valid == DYNAMIC or step == DYNAMIC:
-        return DYNAMIC
-    start = lane * step
-    return min(max(valid, start) - start, step)
-
-
-def lane_valids(valid: int, step: int) -> tuple[int, int]:
-    return lane_valid(valid, step, 0), lane_valid(valid, step, 1)
-
-
-def needs_valid_clamp(box: int, valid: int, lane_stride: int | None) -> bool:
-    """Whether the lane valid extent differs from the plain half box (partial valid, odd box or a stride)."""
-    if lane_stride is not None:
-        return True
-    if box == DYNAMIC:
-        return valid != box
-    return valid != box or box % 2 == 1
-
-
-def localized_valid(box: int, valid: int, lane_stride: int | None) -> int:
-    """The per-lane valid extent as a *type* entry: static when both lanes agree, else `DYNAMIC`."""
-    half = ceil_half(box)
-    if not needs_valid_clamp(box, valid, lane_stride):
-        return half
-    if valid == DYNAMIC or half == DYNAMIC:
-        return DYNAMIC
-    a, b = lane_valids(valid, lane_step(lane_stride, half))
-    return a if a == b else DYNAMIC
-
-
-def resolve_lane_stride(box: int, valid: int) -> int | None:
-    """The balanced lane stride of a ragged C->V boundary `(box, valid)`, or None for the box partition.
-
-    `S = ceil(V / 2)`; no stride when `S <= 0`, when the boundary is fully valid (`V >= box`), or when `S` equals
-    the half box anyway."""
-    if box == DYNAMIC or valid == DYNAMIC:
-        return None
-    s = (valid + 1) // 2
-    if s <= 0 or valid >= box or s == (box + 1) // 2:
-        return None
-    return s
 
 
 def halved_tile_type(t: TileType, dim: int, lane_stride: int | None = None, valid: int | None = None) -> TileType:
@@ -277,7 +191,7 @@ class LaneArith:
         """The lane's valid extent `min(max(V, sub*S) - sub*S, S)`: an int when both lanes agree (static V),
         else an `index` value (hoisted for static V, emitted before `before` for a runtime V)."""
         if isinstance(valid, int):
-            a, b = lane_valids(valid, step)
+            a, b = lane_extents(valid, step)
             if a == b:
                 return a
             key = (valid, step)
@@ -287,11 +201,7 @@ class LaneArith:
         return self._emit_clamp(self.to_index(valid, before), step, hoist=False, before=before)
 
     def _emit_clamp(self, v: SSAValue, step: int, hoist: bool, before: Operation) -> SSAValue:
-        start = self.lane_offset(step)
-        s = self.const(step)
-        ops: list[Operation] = [arith.MaxSIOp(v, start)]
-        ops.append(arith.SubiOp(ops[-1].results[0], start))
-        ops.append(arith.MinSIOp(ops[-1].results[0], s))
+        ops = lane_extent_ops(v, self.lane_offset(step), self.const(step))
         for op in ops:
             if hoist:
                 self._hoist(op)
@@ -303,20 +213,9 @@ class LaneArith:
 
 __all__ = [
     "LaneArith",
-    "TileInfo",
-    "ceil_half",
-    "double",
-    "halved_tile_type",
-    "lane_step",
-    "lane_valid",
-    "lane_valids",
-    "localized_valid",
-    "mode_of_dim",
-    "needs_valid_clamp",
     "ReshapeSplitError",
+    "TileInfo",
+    "halved_tile_type",
     "reshape_split_target",
-    "resolve_lane_stride",
-    "split_code_of_dim",
-    "split_dim_of",
     "with_dim",
 ]

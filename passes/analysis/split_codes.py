@@ -11,7 +11,8 @@ FIFO slot (seed "split code", reference §3 "Op-driven boundaries"):
 
 The lane extents are read off the *full-width* tile (the shard's operand, the gather's result):
 `eL = clamp(V - L*S, 0, S)` with V the valid extent of the split axis and S the partition stride: the
-physical half of the box, or the op's `lane_stride` when LowerAutoVectorSplit balanced a ragged boundary.
+physical half of the box, or the op's `lane_stride` when LowerAutoVectorSplit balanced a ragged boundary
+(the formulas and the code numbers live in `lanes.py`).
 An empty lane 1 keeps the even code; a dynamic extent is treated as even.  A gather has no odd form (the vector
 producer offsets by lane 1's own extent), so it only accepts equal lanes or an empty lane 1.  Anything else
 cannot be placed by pto-isa and is rejected with the valid extents that would work.
@@ -19,30 +20,19 @@ cannot be placed by pto-isa and is rejected with the valid extents that would wo
 
 from __future__ import annotations
 
-from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from xdsl.ir import Operation
 
-SPLIT_NONE, SPLIT_UP_DOWN, SPLIT_LEFT_RIGHT, SPLIT_UP_DOWN_ODD, SPLIT_LEFT_RIGHT_ODD = range(5)
-_MODE_NAMES = {1: "up_down", 2: "left_right"}
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
-
-def lane_extents(valid: int, stride: int) -> tuple[int, int]:
-    """(e0, e1): the cells lanes 0 and 1 hold of a split axis with `valid` cells partitioned by `stride`."""
-    return (max(0, min(valid, stride)), max(0, min(valid - stride, stride)))
-
-
-def _box_stride(box: int, lane_stride: int | None) -> int:
-    return lane_stride if lane_stride is not None and lane_stride > 0 else (box + 1) // 2
-
-
-def _placeable(e0: int, e1: int, allow_odd: bool) -> str | None:
-    """'even', 'odd' or None (pto-isa cannot place lane 1)."""
-    if e0 == e1 or e1 == 0:
-        return "even"
-    if allow_odd and e0 == e1 + 1:
-        return "odd"
-    return None
+from .lanes import (
+    SPLIT_CODE_NAMES,
+    SPLIT_NONE,
+    code_for_lane_extents,
+    lane_extents,
+    lane_step,
+    split_dim_of_code,
+)
 
 
 def _ranges(values: list[int]) -> str:
@@ -65,11 +55,11 @@ def _ranges(values: list[int]) -> str:
 
 def feasible_valid_extents(box: int, stride: int, allow_odd: bool) -> list[int]:
     """Every valid extent V in [0, box] whose lanes pto-isa can place with this stride."""
-    return [v for v in range(box + 1) if _placeable(*lane_extents(v, stride), allow_odd) is not None]
+    return [v for v in range(box + 1) if code_for_lane_extents(0, *lane_extents(v, stride), allow_odd) is not None]
 
 
 def _axis(tile: TileType, split: int) -> tuple[int, int, int]:
-    dim = split - 1
+    dim = split_dim_of_code(split)
     return dim, tile.get_shape()[dim], tile.get_valid()[dim]
 
 
@@ -80,20 +70,18 @@ def shard_split_code(tile: TileType, split: int, lane_stride: int | None = None,
     dim, box, valid = _axis(tile, split)
     if DYNAMIC in (box, valid):
         return split
-    stride = _box_stride(box, lane_stride)
+    stride = lane_step(box, lane_stride)
     e0, e1 = lane_extents(valid, stride)
-    kind = _placeable(e0, e1, allow_odd=True)
-    if kind == "even":
-        return split
-    if kind == "odd":
-        return split + 2
+    code = code_for_lane_extents(dim, e0, e1, allow_odd=True)
+    if code is not None:
+        return code
     feasible = _ranges(feasible_valid_extents(box, stride, allow_odd=True))
     how = f"lane_stride {stride}" if lane_stride else f"the box half {stride}"
     raise PtoError(
         f"ExpandMixedKernel: the Cube -> Vector boundary tile's valid split-axis extent ({valid} of a {box}-wide "
         f"dim {dim}) leaves the two AIV lanes {e0} and {e1} cells (partitioned by {how}); pto-isa can place lane 1 "
         f"only when it holds as many cells as lane 0, one fewer, or none. Make the valid extent one of {feasible}, "
-        f"or let LowerAutoVectorSplit balance the lanes with a lane_stride (keep this {_MODE_NAMES[split]} boundary "
+        f"or let LowerAutoVectorSplit balance the lanes with a lane_stride (keep this {SPLIT_CODE_NAMES[split]} boundary "
         f"the only producer of the split axis)",
         op=op,
     )
@@ -106,9 +94,9 @@ def gather_split_code(tile: TileType, split: int, op: Operation | None = None) -
     dim, box, valid = _axis(tile, split)
     if DYNAMIC in (box, valid):
         return split
-    stride = _box_stride(box, None)
+    stride = lane_step(box, None)
     e0, e1 = lane_extents(valid, stride)
-    if _placeable(e0, e1, allow_odd=False) is not None:
+    if code_for_lane_extents(dim, e0, e1, allow_odd=False) is not None:
         return split
     feasible = _ranges(feasible_valid_extents(box, stride, allow_odd=False))
     raise PtoError(
@@ -121,13 +109,7 @@ def gather_split_code(tile: TileType, split: int, op: Operation | None = None) -
 
 
 __all__ = [
-    "SPLIT_LEFT_RIGHT",
-    "SPLIT_LEFT_RIGHT_ODD",
-    "SPLIT_NONE",
-    "SPLIT_UP_DOWN",
-    "SPLIT_UP_DOWN_ODD",
     "feasible_valid_extents",
     "gather_split_code",
-    "lane_extents",
     "shard_split_code",
 ]

@@ -32,10 +32,11 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_ops import SplitAivScopeOp, TransposeOp
-from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
+from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
+from ..analysis.transpose_hazard import find_transpose_hazard
 from ..common import kind_of, old_heap_frozen, require_target, set_kind, split_mode
 from .boundaries import boundary_patterns
 from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function, top_level_callers
@@ -94,29 +95,21 @@ def check_transpose_hazard(f: func.FuncOp) -> None:
     if "pto.split_aiv_region_validated" in f.attributes:
         return
     mode = split_mode(f)
-    if mode not in ("up_down", "left_right"):
+    if mode not in DATA_PARALLEL_MODES:
         return
-    dim = 0 if mode == "up_down" else 1
-    for op in f.walk():
-        if not isinstance(op, TransposeOp):
-            continue
-        src = op.src.type
-        assert isinstance(src, TileType)
-        axes = op.get_axes()
-        if dim >= len(axes) or axes[dim] == dim:
-            continue
-        extent = src.get_shape()[dim]
-        if extent == 1 and extent != DYNAMIC:
-            continue
-        result = f"%{op.result.name_hint}" if op.result.name_hint else "%<unnamed>"
-        raise PtoError(
-            f"{PASS_NAME}: kernel '{f.sym_name.data}' requests pto.split<{mode}> but contains a pto.transpose "
-            f"(result '{result}') that swaps the split axis (dim {dim}): each AIV lane's half would move to the "
-            f"other dimension while the split still halves dim {dim}, so the result would have the wrong shape "
-            f"and values. Either (1) drop the split — set pto.split = #pto.split<none> — or (2) eliminate this "
-            f"transpose, e.g. take the column you need with a column slice such as pre[:, h:h+1]",
-            op=op,
-        )
+    dim = split_dim_of(mode)
+    op = find_transpose_hazard(f.walk(), dim)
+    if op is None:
+        return
+    result = f"%{op.result.name_hint}" if op.result.name_hint else "%<unnamed>"
+    raise PtoError(
+        f"{PASS_NAME}: kernel '{f.sym_name.data}' requests pto.split<{mode}> but contains a pto.transpose "
+        f"(result '{result}') that swaps the split axis (dim {dim}): each AIV lane's half would move to the "
+        f"other dimension while the split still halves dim {dim}, so the result would have the wrong shape "
+        f"and values. Either (1) drop the split — set pto.split = #pto.split<none> — or (2) eliminate this "
+        f"transpose, e.g. take the column you need with a column slice such as pre[:, h:h+1]",
+        op=op,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------------

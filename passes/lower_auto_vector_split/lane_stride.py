@@ -30,7 +30,7 @@ from pypto_mlir.dialects.pto_ops import (
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, move_direction
-from pypto_mlir.passes.analysis.split_axis import resolve_lane_stride
+from pypto_mlir.passes.analysis.lanes import resolve_lane_stride
 
 
 def _non_singleton(t: object, dim: int) -> bool:

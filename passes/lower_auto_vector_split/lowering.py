@@ -69,18 +69,20 @@ from pypto_mlir.dialects.pto_traits import ReductionAxis, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
+from pypto_mlir.passes.analysis.lanes import (
+    ceil_half,
+    lane_step,
+    localized_valid,
+    needs_valid_clamp,
+    split_code_of_dim,
+    split_dim_of,
+)
 from pypto_mlir.passes.analysis.split_axis import (
     LaneArith,
     ReshapeSplitError,
     TileInfo,
-    ceil_half,
     halved_tile_type,
-    lane_step,
-    localized_valid,
-    needs_valid_clamp,
     reshape_split_target,
-    split_code_of_dim,
-    split_dim_of,
 )
 
 PASS = "LowerAutoVectorSplit"
@@ -147,13 +149,13 @@ class SplitLowering:
     def make_info(self, full_type: TileType, dim: int) -> TileInfo:
         box = full_type.get_shape()[dim]
         half = ceil_half(box)
-        return TileInfo(dim, half, box, full_type.get_valid()[dim], lane_step(self.lane_stride, half), full_type)
+        return TileInfo(dim, half, box, full_type.get_valid()[dim], lane_step(box, self.lane_stride), full_type)
 
     def track(self, v: SSAValue, info: TileInfo) -> None:
         self.tracked[v] = info
 
     def step_for(self, box: int) -> int:
-        return lane_step(self.lane_stride, ceil_half(box))
+        return lane_step(box, self.lane_stride)
 
     # -- driver ----------------------------------------------------------------------------------------------
     def lower_block(self, block: Block) -> None:

@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.passes.analysis.affinity import is_mixed
-from pypto_mlir.passes.analysis.split_axis import split_dim_of
+from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 
 from ..common import kind_of, old_heap_frozen, split_mode
 from . import regions
@@ -35,7 +35,7 @@ def is_auto_candidate(f: func.FuncOp) -> bool:
     """AUTO path scope: incore, split up_down/left_right, not yet split_aiv, mixed body."""
     return (
         kind_of(f) == "incore"
-        and split_mode(f) in ("up_down", "left_right")
+        and split_mode(f) in DATA_PARALLEL_MODES
         and "pto.split_aiv" not in f.attributes
         and bool(f.body.blocks)
         and is_mixed(f)

@@ -33,21 +33,17 @@ from pypto_mlir.dialects.pto_ops import (
     SliceOp,
     SplitAivScopeOp,
     StoreOp,
-    TransposeOp,
     get_int_attr,
 )
 from pypto_mlir.dialects.pto_traits import ReductionAxis
 from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType, is_cube_memory
 
 from ..analysis.affinity import Affinity, intrinsic_affinity, move_direction
+from ..analysis.lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
+from ..analysis.transpose_hazard import find_transpose_hazard
 
 # Ops whose lane is stated by the op itself (the reference's "stated lane": registry-declared affinity).
 STATED_LANE_OPS: tuple[type[Operation], ...] = (GetSubblockIdxOp, *TPUSH_OPS, *TPOP_OPS, *TFREE_OPS, *SETUP_OPS)
-
-
-def split_dim_of(mode: str) -> int:
-    """up_down splits dim 0 (rows), left_right dim 1 (columns)."""
-    return {"up_down": 0, "left_right": 1}[mode]
 
 
 def value_name(v: SSAValue) -> str:
@@ -184,7 +180,7 @@ def _check_inside(op: Operation, aff: Affinity, scope: SplitAivScopeOp) -> None:
             f"LowerAutoVectorSplit: '{op.name}' with split = {get_int_attr(op, 'split')} inside a mode none "
             f"(task-parallel) pto.split_aiv_scope region; a task-parallel region has no split axis, so its "
             f"boundary ops keep the full shape: use split = 0 (and address each lane's part with %aiv_id), or give "
-            f"the region mode {'up_down' if get_int_attr(op, 'split') == 1 else 'left_right'}",
+            f"the region mode {SPLIT_CODE_NAMES[get_int_attr(op, 'split') or 0]}",
             op=op,
         )
     # (g) a cube-lane value read inside the region without a boundary op.
@@ -202,7 +198,7 @@ def _check_inside(op: Operation, aff: Affinity, scope: SplitAivScopeOp) -> None:
         owner = v.owner
         producer = f"'{owner.name}'" if isinstance(owner, Operation) else "a function argument"
         hint = (
-            "pto.aiv_shard with split = 0" if mode == "none" else f"pto.aiv_shard with split = {split_dim_of(mode) + 1}"
+            "pto.aiv_shard with split = 0" if mode == "none" else f"pto.aiv_shard with split = {split_code_of_dim(split_dim_of(mode))}"
         )
         raise PtoError(
             f"{PREFIX}: {value_name(v)} is produced on the CUBE lane by {producer} outside every pto.split_aiv_scope "
@@ -216,7 +212,7 @@ def _check_inside(op: Operation, aff: Affinity, scope: SplitAivScopeOp) -> None:
         raise PtoError(
             f"{PREFIX}: reduce op '{op.name}' reduces over the split axis (dim {axis}) inside a "
             f"pto.split_aiv_scope {mode} region; each lane holds only half of that axis, so the result would be "
-            f"partial. Split the other axis ({'left_right' if mode == 'up_down' else 'up_down'}), use a mode none "
+            f"partial. Split the other axis ({mode_of_dim(1 - axis)}), use a mode none "
             f"region, or reduce outside the region",
             op=op,
         )
@@ -326,25 +322,16 @@ def check_transpose_hazard(scope: SplitAivScopeOp) -> None:
     """A data transpose that moves the region's split axis would exchange data between the lanes."""
     mode = scope.mode.data
     dim = split_dim_of(mode)
-    for op in body_ops(scope.body.block):
-        if not isinstance(op, TransposeOp):
-            continue
-        src = op.src.type
-        assert isinstance(src, TileType)
-        if src.rank <= dim:
-            continue
-        axes = op.get_axes()
-        if axes[dim] == dim:
-            continue  # the split axis stays in place
-        extent = src.get_shape()[dim]
-        if extent == 1:
-            continue
-        shown = "?" if extent == DYNAMIC else str(extent)
-        raise PtoError(
-            f"LowerAutoVectorSplit: a pto.split_aiv_scope {mode} region contains a pto.transpose (result "
-            f"{value_name(op.result)}) that swaps the split axis (dim {dim}, extent {shown}); each lane would "
-            f"transpose only its half, exchanging rows and columns across the lanes. (1) remove the transpose, "
-            f"e.g. transpose before the cube or use a column slice, or (2) move the transpose outside the "
-            f"pto.split_aiv_scope region",
-            op=op,
-        )
+    op = find_transpose_hazard(body_ops(scope.body.block), dim)
+    if op is None:
+        return
+    extent = op.src.type.get_shape()[dim]  # type: ignore[attr-defined]
+    shown = "?" if extent == DYNAMIC else str(extent)
+    raise PtoError(
+        f"LowerAutoVectorSplit: a pto.split_aiv_scope {mode} region contains a pto.transpose (result "
+        f"{value_name(op.result)}) that swaps the split axis (dim {dim}, extent {shown}); each lane would "
+        f"transpose only its half, exchanging rows and columns across the lanes. (1) remove the transpose, "
+        f"e.g. transpose before the cube or use a column slice, or (2) move the transpose outside the "
+        f"pto.split_aiv_scope region",
+        op=op,
+    )

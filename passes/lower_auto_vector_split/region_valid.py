@@ -50,6 +50,7 @@ from pypto_mlir.dialects.pto_ops import (
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
+from ..analysis.lanes import lane_extent_ops, lane_extents, lane_step, split_dim_of_code
 from ..common import with_loc
 from .region_checks import body_ops, value_name
 
@@ -156,7 +157,7 @@ class _Localizer:
         split = get_int_attr(op, "split") or 0
         if split == 0:
             return
-        dim = split - 1
+        dim = split_dim_of_code(split)
         src = op.src.type
         res = op.result.type
         assert isinstance(src, TileType) and isinstance(res, TileType)
@@ -165,15 +166,13 @@ class _Localizer:
             return  # parity unknown: treated as even and fully valid (as the reference does)
         if v == box and box % 2 == 0:
             return
-        h = (box + 1) // 2
-        stride = get_int_attr(op, "lane_stride")
-        step = stride if stride is not None else h  # where lane 1's cells start (the transport uses the same)
+        step = lane_step(box, get_int_attr(op, "lane_stride"))  # where lane 1's cells start (as in the transport)
         after = op.next_op
         assert after is not None  # the region ends with pto.yield
         name = f"{op.result.name_hint or 'shard'}_lane_valid"
         lanes: tuple[int, int] | None
         if v != DYNAMIC:
-            lanes = (min(max(v, 0), step), min(max(v - step, 0), step))
+            lanes = lane_extents(v, step)
             if lanes[0] == lanes[1]:
                 ext: int | SSAValue = lanes[0]
                 self.tracked[self._retype(op.result, self._with_dim_valid(res, dim, lanes[0]))] = Track(
@@ -193,13 +192,12 @@ class _Localizer:
                     op=op,
                 )
             v_val = traced
-        # lane extent = min(max(V, lane*S) - lane*S, S), S = lane_stride or the box half
+        # lane extent at run time (lanes.lane_extent_ops), S = lane_stride or the box half
         h_val = self._const(step, after, op)
         base = op.result.name_hint or "shard"
         off = self._insert(arith.MuliOp(self.lane, h_val), after, op, f"{base}_lane_start")
-        hi = self._insert(arith.MaxSIOp(v_val, off), after, op, f"{base}_lane_end")
-        rem = self._insert(arith.SubiOp(hi, off), after, op, f"{base}_lane_rest")
-        ext = self._insert(arith.MinSIOp(rem, h_val), after, op, name)
+        for ext_op, hint in zip(lane_extent_ops(v_val, off, h_val), (f"{base}_lane_end", f"{base}_lane_rest", name)):
+            ext = self._insert(ext_op, after, op, hint)
         new = self._retype(op.result, self._with_dim_valid(res, dim, DYNAMIC))
         self.tracked[new] = Track(dim, ext, lanes, v, res)
 
@@ -253,7 +251,7 @@ class _Localizer:
         tr = self.tracked.get(op.src)
         if split == 0:
             return
-        dim = split - 1
+        dim = split_dim_of_code(split)
         if tr is None:
             half, v = src.get_shape()[dim], src.get_valid()[dim]
             if DYNAMIC not in (half, v) and v < half:

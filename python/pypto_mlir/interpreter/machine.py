@@ -25,13 +25,14 @@ from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
+from pypto_mlir.passes.analysis.lanes import code_for_lane_extents, lane_step, split_dim_of_code
+
 from .layout import NZ as NZ_LAYOUT
 from .layout import reinterpret, view_of
 from .races import RaceDetector, fmt_box
 from .registry import EFFECT, PLAIN, REGISTRY, impl_effect, impl_sync
 from .semantics import mixed_values
 from .values import (
-    SPLIT_AXIS,
     SPLIT_NAMES,
     Buffer,
     InterpError,
@@ -609,9 +610,9 @@ class Machine:
                 f"aiv_shard with split = {split} runs outside a two-lane context (the kernel has no pto.split_aiv and "
                 "this is not inside a per-lane split_aiv_scope), so there is no lane to give a part to"
             )
-        axis = split - 1
+        axis = split_dim_of_code(split)
         box = static_shape(t)[axis]
-        stride = P.get_int_attr(op, "lane_stride") or box
+        stride = lane_step(src.data.shape[axis], P.get_int_attr(op, "lane_stride"))
         part = shard_part(src, axis, ctx.lane, box, stride, t)
         check_static_valid(t, part, ctx.lane, src.valid[axis], stride, axis)
         return [part]
@@ -636,7 +637,7 @@ class Machine:
         while len(slot) < 2:
             yield Wait(op, f"waits for the other lane to reach its aic_gather #{k + 1}")
         grp.races.acquire(ctx.lane, clocks[1 - ctx.lane])  # the gather is a rendezvous of the two lanes
-        return [gather_parts([slot[0], slot[1]], split - 1, t)]
+        return [gather_parts([slot[0], slot[1]], split_dim_of_code(split), t)]
 
     @impl_sync(P.SplitAivScopeOp)
     def run_split_aiv_scope(self, op: P.SplitAivScopeOp, args, env, ctx) -> Gen:
@@ -850,7 +851,7 @@ class Machine:
             if code == 0:
                 self._same_box(full, shape, e.push_ops["aic"])
                 return repad(make_tile(full.data, t, full.valid))
-            axis = SPLIT_AXIS[code]
+            axis = split_dim_of_code(code)
             box = shape[axis]
             stride = self._stride(op, e, "aic", box)
             self._check_code(code, axis, full.valid[axis], stride, e.push_ops["aic"])
@@ -864,7 +865,7 @@ class Machine:
         if code == 0:
             self._same_box(p0, shape, e.push_ops[0])
             return repad(make_tile(self._arrived(p0, t), t, p0.valid))
-        axis = SPLIT_AXIS[code]
+        axis = split_dim_of_code(code)
         if code in (3, 4):
             raise InterpError(f"split = {code} ({SPLIT_NAMES[code]}) has no vector->cube form; a gather is always even")
         for lane in (0, 1):
@@ -909,13 +910,9 @@ class Machine:
 
     def _check_code(self, code: int, axis: int, full_valid: int, stride: int, push_op) -> None:
         e0, e1 = lane_extents(full_valid, stride)
-        ok = (e0 == e1 or e1 == 0) if code in (1, 2) else (e0 == e1 + 1)
-        if not ok:
-            fix = (
-                "no split code can place them"
-                if not (e0 == e1 or e1 == 0 or e0 == e1 + 1)
-                else f"expected split = {(1 if axis == 0 else 2) if (e0 == e1 or e1 == 0) else (3 if axis == 0 else 4)}"
-            )
+        expected = code_for_lane_extents(axis, e0, e1)
+        if expected != code:
+            fix = "no split code can place them" if expected is None else f"expected split = {expected}"
             raise InterpError(
                 f"split = {code} ({SPLIT_NAMES[code]}) does not fit the lanes' extents: the tile pushed at "
                 f"{loc_str(push_op)} has {full_valid} valid cells on dim {axis}, so with a lane stride of {stride} "

@@ -19,6 +19,7 @@ from xdsl.ir import Attribute, Operation
 
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.passes.analysis.lanes import window_valid
 
 from .registry import impl
 from .values import (
@@ -143,7 +144,7 @@ def _slice(op: P.SliceOp, args):
     if op.static_valid is not None:
         valid = tuple(mixed_values(op.static_valid.get_values(), args[1 + n_off :]))
     else:
-        valid = tuple(max(0, min(v - o, e)) for v, o, e in zip(a.valid, offs, shape))
+        valid = tuple(window_valid(v, o, e) for v, o, e in zip(a.valid, offs, shape))
     return [emit(op, a.data[win], valid)]
 
 

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType
+from pypto_mlir.passes.analysis.lanes import SPLIT_CODE_NAMES, code_for_lane_extents, lane_extents
 
 
 class InterpError(Exception):
@@ -212,23 +213,10 @@ def repad(tile: Tile) -> Tile:
 # Lane parts: how a split delivers each AIV lane its part of a full tile, and how two halves join again
 # ---------------------------------------------------------------------------------------------------------------
 
-SPLIT_AXIS = {1: 0, 2: 1, 3: 0, 4: 1}
-SPLIT_NAMES = ("none", "up_down", "left_right", "up_down_odd", "left_right_odd")
-
-
-def lane_extents(full_valid: int, stride: int) -> tuple[int, int]:
-    """eL = clamp(V - L*S, 0, S) for lanes 0 and 1."""
-    return tuple(max(0, min(full_valid - lane * stride, stride)) for lane in (0, 1))  # type: ignore[return-value]
-
-
-def code_for_extents(axis: int, e0: int, e1: int) -> int | None:
-    """The split code pto-isa needs for lane extents (e0, e1) on `axis`; None if no code can place them."""
-    even, odd = (1, 3) if axis == 0 else (2, 4)
-    if e0 == e1 or e1 == 0:
-        return even
-    if e0 == e1 + 1:
-        return odd
-    return None
+# The lane arithmetic (lane extents clamp(V - L*S, 0, S), split codes, their names and axes) is the compiler's
+# one definition in passes/analysis/lanes.py; the names below are what the interpreter calls it.
+SPLIT_NAMES = SPLIT_CODE_NAMES
+code_for_extents = code_for_lane_extents
 
 
 def shard_part(full: Tile, axis: int, lane: int, box: int, stride: int, part_type: TileType) -> Tile:
