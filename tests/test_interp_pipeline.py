@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, reject, settings
 
 from kernelgen.corpus import ROOT, check_case, example_cases, lit_cases
+from kernelgen.known import known_class
 from kernelgen.strategies import kernels
 from pypto_mlir.interpreter import check_pipeline_text
 
@@ -81,16 +82,9 @@ def test_lit_input_passes_check_pipeline(case, pipeline):
     assert out.status == "ok", out.detail
 
 
-# Classes of findings in random kernels that are known and being fixed elsewhere: a failure whose report contains
-# the key is counted (hypothesis `event`) instead of failing the suite.  Remove an entry when its fix lands.
-KNOWN_CLASSES: dict[str, str] = {}
-
-
-def known_class(report: str) -> str | None:
-    return next((k for k in KNOWN_CLASSES if k in report), None)
-
-
-N_EXAMPLES = int(os.environ.get("PYPTO_KERNELGEN_EXAMPLES", "200"))
+# Random kernels: the campaign test (test_interp_campaign.py) checks 200 in parallel; this property test keeps a
+# smaller hypothesis run for its shrinking of a failure.  Known classes of findings: kernelgen/known.py.
+N_EXAMPLES = int(os.environ.get("PYPTO_KERNELGEN_EXAMPLES", "50"))
 
 
 @settings(

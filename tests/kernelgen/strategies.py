@@ -25,6 +25,26 @@ from hypothesis import strategies as st
 BF, F32 = "bf16", "f32"
 
 
+# Every feature the strategy can emit (a kernel lists its own in a `// features:` comment; a test reports how
+# often each one is drawn and fails if one is never drawn).
+FEATURES = (
+    [f"target:{t}" for t in ("a2a3", "a5")]
+    + [f"split:{s}" for s in ("none", "up_down", "left_right", "region")]
+    + [f"mode:{m}" for m in ("c2v", "v2c", "both")]
+    + ["single_matmul", "k_chain", "loop:vec_carry", "loop:acc_carry"]
+    + ["ragged_rows", "partial_columns", "partial_columns:left_right", "odd_extent_on_split_axis", "odd_v2c_gather"]
+    + ["c2v_in_scf_if", "store_from_acc", "two_stores_to_output"]
+    + ["gm_exchange", "several_stores_to_one_tensor", "gm_exchange_in_loop", "scratch_reused_across_iterations"]
+    + ["load_before_store_in_loop", "region_shard"]
+    + [f"tail:{k}" for k in ("unary", "scalar", "binary_self", "binary_load", "reduce", "reshape")]
+)
+
+
+def features_of(text: str) -> set[str]:
+    first = text.split("\n", 1)[0]
+    return set(first[len("// features:"):].split()) if first.startswith("// features:") else set()
+
+
 def tile(shape, dt, space, valid=None) -> str:
     s = f"!pto.tile<{shape[0]}x{shape[1]}x{dt}, {space}"
     if valid is not None and list(valid) != list(shape):
@@ -43,6 +63,11 @@ class Builder:
     params: list[tuple[str, str, bool]] = field(default_factory=list)  # name, type, is_out
     n: int = 0
     indent: int = 2
+    features: set[str] = field(default_factory=set)  # what this kernel exercises (see FEATURES)
+    valid_n: int | None = None  # valid columns of the right operand (partial columns), None = all
+
+    def right_valid(self, k: int, n: int):
+        return [k, self.valid_n] if self.valid_n is not None and self.valid_n != n else None
 
     def fresh(self, base: str = "t") -> str:
         self.n += 1
@@ -95,8 +120,9 @@ def cube_operands(b: Builder, a: str, bm: str, ashape, bshape, m, k, n, koff, va
     else:
         am, at = load_operand(b, a, ashape, [0, koff], [m, k], BF, "mat", lv)
         left = move(b, am, at, tile([m, k], BF, "left", lv))
-    bm_, bt = load_operand(b, bm, bshape, [koff, 0], [k, n], BF, "mat")
-    right = move(b, bm_, bt, tile([k, n], BF, "right"))
+    rv = b.right_valid(k, n)
+    bm_, bt = load_operand(b, bm, bshape, [koff, 0], [k, n], BF, "mat", rv)
+    right = move(b, bm_, bt, tile([k, n], BF, "right", rv))
     return left, right
 
 
@@ -105,11 +131,23 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
     """A few vector ops on `v` (an f32 vec tile of `shape`); returns the final value."""
     t = tile(shape, F32, "vec", valid)
     n_ops = draw(st.integers(0, 4))
-    kinds = ["unary", "scalar", "binary_self", "reduce"] + (["binary_load"] if allow_load else [])
+    kinds = ["unary", "scalar", "binary_self", "reduce", "reshape"] + (["binary_load"] if allow_load else [])
     for _ in range(n_ops):
         kind = draw(st.sampled_from(kinds))
         r = b.fresh("v")
-        if kind == "unary":
+        if kind == "reshape" and list(valid) != list(shape):
+            kind = "unary"  # a partially valid tile can only be reshaped to a static valid region
+        b.features.add(f"tail:{kind}")
+        if kind == "reshape":
+            # Row-major reshape to one row and back: under a split, the row data moves across the lanes' halves.
+            flat = [1, shape[0] * shape[1]]
+            ft = tile(flat, F32, "vec")
+            f = b.fresh("rs")
+            b.emit(f"{f} = pto.reshape {v} : {t} -> {ft}")
+            g = b.fresh("v")
+            b.emit(f"{g} = pto.muls {f}, {b.const_f32(0.5)} : {ft}, f32")
+            b.emit(f"{r} = pto.reshape {g} : {ft} -> {t}")
+        elif kind == "unary":
             op = draw(st.sampled_from(["relu", "abs", "neg", "exp"]))
             if op == "exp":
                 c = b.const_f32(0.0625)
@@ -157,6 +195,10 @@ def kernels(draw, max_ops: int = 4) -> str:
     shape_out = [m, n]
     ragged = draw(st.booleans()) and m > 8
     valid_m = draw(st.integers(max(1, m // 2), m - 1)) if ragged else m
+    # Partial columns (valid columns of the right operand, hence of the product): left_right splits them.
+    ragged_cols = draw(st.integers(0, 3)) == 0 and n > 16
+    valid_n = draw(st.integers(n // 2, n - 1)) if ragged_cols else n
+    b.valid_n = valid_n
     iters = draw(st.sampled_from([1, 1, 2, 3]))
     ktot = k * iters
     mode = draw(st.sampled_from(["c2v", "c2v", "v2c", "both"]))
@@ -170,11 +212,22 @@ def kernels(draw, max_ops: int = 4) -> str:
         split = draw(st.sampled_from(["up_down", "left_right"]))
         b.split = split
 
+    b.features.update({f"target:{target}", f"split:{'region' if region else split}", f"mode:{mode}"})
+    b.features.add(f"loop:{loop_kind}" if loop_kind != "none" else ("k_chain" if iters > 1 else "single_matmul"))
+    if ragged:
+        b.features.add("ragged_rows")
+    if ragged_cols:
+        b.features.add("partial_columns" + (":left_right" if split == "left_right" else ""))
+    odd_axis = {"up_down": m, "left_right": n}.get(split, 0) % 2 == 1
+    if odd_axis:
+        b.features.add("odd_extent_on_split_axis")
+    if odd_axis and split == "up_down" and mode != "c2v" and not region:
+        b.features.add("odd_v2c_gather")
     a = b.param("a", tensor([m, ktot], BF)) if mode != "v2c" else None
     x = b.param("x", tensor([m, ktot], F32)) if mode != "c2v" else None
     bw = b.param("w", tensor([ktot, n], BF))
     out = b.param("out", tensor(shape_out, F32), out=True)
-    valid = [valid_m, n]
+    valid = [valid_m, valid_n]
     acc_t = tile([m, n], F32, "acc", valid)
     vec_t = tile([m, n], F32, "vec", valid)
 
@@ -195,7 +248,7 @@ def kernels(draw, max_ops: int = 4) -> str:
     def matmul(left, right, acc=None) -> str:
         r = b.fresh("mm")
         lt = tile([m, k], BF, "left", [valid_m, k] if valid_m != m else None)
-        rt = tile([k, n], BF, "right")
+        rt = tile([k, n], BF, "right", b.right_valid(k, n))
         if acc is None:
             b.emit(f"{r} = pto.matmul {left}, {right} : {lt}, {rt} -> {acc_t}")
         else:
@@ -212,6 +265,11 @@ def kernels(draw, max_ops: int = 4) -> str:
     def c2v(accv: str) -> str:
         return move(b, accv, acc_t, vec_t)
 
+    loop_scratch = None
+    load_first = False
+    if loop_kind == "vec_carry" and draw(st.integers(0, 2)) == 0:
+        loop_scratch = b.param("scratch", tensor(shape_out, F32), out=True)
+        load_first = draw(st.booleans())
     if loop_kind == "vec_carry":
         zero = b.const_f32(0.0)
         init = b.fresh("v")
@@ -222,7 +280,20 @@ def kernels(draw, max_ops: int = 4) -> str:
         b.indent += 1
         # inside the loop the K offset is dynamic: use kk for the cube loads
         part = _dyn_slice(b, a, x, bw, m, k, n, ktot, kk, valid_m, acc_t, mode, draw)
-        pv = c2v(part)
+        if loop_scratch is not None:
+            # A C->V exchange through one GM scratch tensor reused by every iteration; with load_first the vector
+            # side reads the scratch before the cube stores this iteration's product (the previous iteration's).
+            b.features.update({"gm_exchange_in_loop", "scratch_reused_across_iterations"})
+            sv = valid if valid != [m, n] else None
+            if load_first:
+                b.features.add("load_before_store_in_loop")
+                pv, _ = load_operand(b, loop_scratch, shape_out, [0, 0], [m, n], F32, "vec", sv)
+            o1 = b.fresh("o")
+            b.emit(f"{o1} = pto.store {part}, {loop_scratch}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
+            if not load_first:
+                pv, _ = load_operand(b, o1, shape_out, [0, 0], [m, n], F32, "vec", sv)
+        else:
+            pv = c2v(part)
         nx = b.fresh("v")
         b.emit(f"{nx} = pto.add {s}, {pv} : {vec_t}")
         b.emit(f"scf.yield {nx} : {vec_t}")
@@ -251,20 +322,30 @@ def kernels(draw, max_ops: int = 4) -> str:
         return _region_tail(draw, b, target, accv, acc_t, m, n, valid, out, shape_out)
 
     if store_acc and accv is not None:
+        b.features.add("store_from_acc")
         o = b.fresh("o")
         b.emit(f"{o} = pto.store {accv}, {out}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
         return _module(b, target, split, o, shape_out)
 
     # A C->V exchange through GM: the cube stores the product into a scratch tensor and the vector side loads
     # it back (ExpandMixedKernel must fence the pair with a tpush/tpop handshake).
-    if v is None and accv is not None and place == "plain" and draw(st.integers(0, 3)) == 0:
+    if v is None and accv is not None and place == "plain" and draw(st.integers(0, 1)) == 0:
         scratch = b.param("scratch", tensor(shape_out, F32), out=True)
+        b.features.add("gm_exchange")
+        if draw(st.booleans()):
+            # Several cube stores to the scratch tensor before the vector load (the first one is overwritten).
+            b.features.add("several_stores_to_one_tensor")
+            s0 = b.fresh("o")
+            b.emit(f"{s0} = pto.store {accv}, {scratch}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
+            accv = slice_product(0, accv)
+            scratch = s0
         s1 = b.fresh("o")
         b.emit(f"{s1} = pto.store {accv}, {scratch}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
         v, _ = load_operand(b, s1, shape_out, [0, 0], [m, n], F32, "vec", valid if valid != [m, n] else None)
         accv = None
 
     if place == "if":
+        b.features.add("c2v_in_scf_if")
         ci, cj = b.const_index(draw(st.integers(0, 2))), b.const_index(1)
         cond = b.fresh("cond")
         b.emit(f"{cond} = arith.cmpi {draw(st.sampled_from(['slt', 'eq', 'sge']))}, {ci}, {cj} : index")
@@ -286,6 +367,12 @@ def kernels(draw, max_ops: int = 4) -> str:
     else:
         if v is None:
             v = c2v(accv)
+    if draw(st.integers(0, 4)) == 0:
+        # Two vector stores to the output: the first is overwritten by the second (program order must be kept).
+        b.features.add("two_stores_to_output")
+        o0 = b.fresh("o")
+        b.emit(f"{o0} = pto.store {v}, {out}[0, 0] : {vec_t}, {tensor(shape_out, F32)}")
+        out = o0
     v = draw(vector_tail(b, v, [m, n], valid))
     o = b.fresh("o")
     b.emit(f"{o} = pto.store {v}, {out}[0, 0] : {vec_t}, {tensor(shape_out, F32)}")
@@ -306,6 +393,7 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
     r, lane = b.fresh("reg"), b.fresh("aiv_id")
     b.emit(f"{r} = pto.split_aiv_scope {b.split} ({lane}) -> ({ot}) {{")
     b.indent += 1
+    b.features.add("region_shard")
     h = b.fresh("h")
     b.emit(f"{h} = pto.aiv_shard {accv} {{split = {axis + 1} : i64}} : {acc_t} -> {ht}")
     w = draw(vector_tail(b, h, half, hvalid, allow_load=False))
@@ -332,11 +420,12 @@ def _dyn_slice(b, a, x, bw, m, k, n, ktot, kk, valid_m, acc_t, mode, draw, acc=N
     else:
         am, at = load_operand(b, a, [m, ktot], [0, kk], [m, k], BF, "mat", lv)
         left = move(b, am, at, tile([m, k], BF, "left", lv))
-    bm_, bt = load_operand(b, bw, [ktot, n], [kk, 0], [k, n], BF, "mat")
-    right = move(b, bm_, bt, tile([k, n], BF, "right"))
+    rv = b.right_valid(k, n)
+    bm_, bt = load_operand(b, bw, [ktot, n], [kk, 0], [k, n], BF, "mat", rv)
+    right = move(b, bm_, bt, tile([k, n], BF, "right", rv))
     r = b.fresh("mm")
     lt = tile([m, k], BF, "left", lv)
-    rt = tile([k, n], BF, "right")
+    rt = tile([k, n], BF, "right", rv)
     if acc is None:
         b.emit(f"{r} = pto.matmul {left}, {right} : {lt}, {rt} -> {acc_t}")
     else:
@@ -358,7 +447,8 @@ def _module(b: Builder, target: str, split: str, result: str, shape_out) -> str:
     creates = "\n    ".join(f"{nm} = pto.create_tensor : {ty}" for nm, ty, out in b.params if out)
     call_args = ", ".join(nm for nm, _, _ in b.params)
     call_types = ", ".join(ty for _, ty, _ in b.params)
-    return f"""builtin.module attributes {{pto.target = #pto.target<{target}>}} {{
+    return f"""// features: {' '.join(sorted(b.features))}
+builtin.module attributes {{pto.target = #pto.target<{target}>}} {{
   func.func @gen_incore_0({sig}) -> {ot}
       attributes {{{attrs}}} {{
 {body}
