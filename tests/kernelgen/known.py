@@ -1,17 +1,50 @@
 """Classes of findings in random kernels that are known and being fixed elsewhere (shared by the property test and
-the campaign test): a failure whose report contains a key is reported as known instead of failing the suite.
-Remove an entry when its fix lands."""
+the campaign): a failure is known when its report contains `match` (if given) and the kernel exercises every
+feature in `features` (its `// features:` line).  Remove an entry when its fix lands."""
 
 from __future__ import annotations
 
-KNOWN_CLASSES: dict[str, str] = {
-    "data race on GM tensor %scratch": (
+from dataclasses import dataclass
+
+from .strategies import features_of
+
+
+@dataclass(frozen=True)
+class Known:
+    name: str
+    reason: str
+    match: str | None = None
+    features: frozenset[str] = frozenset()
+
+
+KNOWN_CLASSES: tuple[Known, ...] = (
+    Known(
+        "unfenced-gm-scratch",
         "a C->V exchange through a GM scratch tensor that ExpandMixedKernel does not fence (issue 15 classes 1-3: "
         "the scratch reused across loop iterations, several cube stores to it, a vector load before the cube "
-        "store in the loop body); being fixed by the sync work (passes/analysis/hazards.py, gm_sync.py)"
+        "store in the loop body); being fixed by the sync work (passes/analysis/hazards.py, gm_sync.py)",
+        match="data race on GM tensor %scratch",
     ),
-}
+    Known(
+        "lavs-reshape-left-right",
+        "LowerAutoVectorSplit halves a row-major reshape round trip ([M,N] -> [1,M*N] -> [M,N]) under left_right "
+        "as [M,N/2] -> [1,M*N/2] -> [M/2,N]: each lane's column half comes back as rows, so the lanes store the "
+        "wrong cells (reported as a race of the lanes' stores or a mismatch); it should keep the reshape full "
+        "width or reject it (robust/fallback: lower_auto_vector_split/lowering.py)",
+        features=frozenset({"tail:reshape", "split:left_right"}),
+    ),
+)
 
 
-def known_class(report: str) -> str | None:
-    return next((k for k in KNOWN_CLASSES if k in report), None)
+def known_class(report: str, text: str = "") -> str | None:
+    """The name of the known class a failure belongs to, or None."""
+    feats = features_of(text) if text else set()
+    for k in KNOWN_CLASSES:
+        if k.match is not None and k.match not in report:
+            continue
+        if k.features and not k.features <= feats:
+            continue
+        if k.match is None and not k.features:
+            continue
+        return k.name
+    return None
