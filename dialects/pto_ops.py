@@ -25,9 +25,8 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
-    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
@@ -82,6 +81,8 @@ from .pto_types import (
     SplitAttr,
     TensorType,
     TileType,
+    format_dim,
+    format_shape,
     is_cube_memory,
 )
 
@@ -102,10 +103,6 @@ def get_int_attr(op: Operation, name: str) -> int | None:
 
 def _dense(values: Sequence[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
-
-
-def _fmt_shape(shape: Sequence[int]) -> str:
-    return "[" + ", ".join("?" if d == DYNAMIC else str(d) for d in shape) + "]"
 
 
 def _tile(value: SSAValue | Attribute, what: str) -> TileType:
@@ -374,8 +371,8 @@ class LoadOp(_WindowOp):
             for d, (s, t) in enumerate(zip(sv, res.get_valid())):
                 if s != t:
                     raise VerifyException(
-                        f"load valid size on dim {d} is {'?' if s == DYNAMIC else s} but the result type's valid "
-                        f"extent is {'?' if t == DYNAMIC else t}"
+                        f"load valid size on dim {d} is {format_dim(s)} but the result type's valid "
+                        f"extent is {format_dim(t)}"
                     )
         elif any(v == DYNAMIC for v in res.get_valid()):
             raise VerifyException("load result has a dynamic valid extent; give it as an operand: valid [%v, ...]")
@@ -489,13 +486,13 @@ class MoveOp(_UnaryTileOp):
         a, b = _tile(self.src, "move source"), _tile(self.result, "move result")
         if not _same_shape(a.get_shape(), b.get_shape()):
             raise VerifyException(
-                f"move cannot change the shape: {_fmt_shape(a.get_shape())} -> {_fmt_shape(b.get_shape())}"
+                f"move cannot change the shape: {format_shape(a.get_shape())} -> {format_shape(b.get_shape())}"
             )
         if a.element_type != b.element_type:
             raise VerifyException(f"move cannot change the element type: {a.element_type} -> {b.element_type}")
         if not _same_shape(a.get_valid(), b.get_valid()):
             raise VerifyException(
-                f"move cannot change the valid region: {_fmt_shape(a.get_valid())} -> {_fmt_shape(b.get_valid())}"
+                f"move cannot change the valid region: {format_shape(a.get_valid())} -> {format_shape(b.get_valid())}"
             )
 
 
@@ -520,8 +517,8 @@ class ReshapeOp(_UnaryTileOp):
                 nb *= d
             if na != nb:
                 raise VerifyException(
-                    f"reshape changes the element count: {_fmt_shape(a.get_shape())} has {na}, "
-                    f"{_fmt_shape(b.get_shape())} has {nb}"
+                    f"reshape changes the element count: {format_shape(a.get_shape())} has {na}, "
+                    f"{format_shape(b.get_shape())} has {nb}"
                 )
 
 
@@ -542,8 +539,8 @@ class _TransposeBase(_UnaryTileOp):
         expect = [a.get_shape()[i] for i in axes]
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"'{self.name}' result must have shape {_fmt_shape(expect)} (the source {_fmt_shape(a.get_shape())} "
-                f"permuted by axes {list(axes)}), got {_fmt_shape(b.get_shape())}"
+                f"'{self.name}' result must have shape {format_shape(expect)} (the source {format_shape(a.get_shape())} "
+                f"permuted by axes {list(axes)}), got {format_shape(b.get_shape())}"
             )
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' cannot change the element type")
@@ -742,11 +739,11 @@ class _MatmulBase(IRDLOperation):
         k2, n = rs[-2], rs[-1]
         if not _same_shape([k], [k2]):
             raise VerifyException(
-                f"'{self.name}' contraction mismatch: lhs {_fmt_shape(ls)} has K={k}, rhs {_fmt_shape(rs)} has K={k2}"
+                f"'{self.name}' contraction mismatch: lhs {format_shape(ls)} has K={k}, rhs {format_shape(rs)} has K={k2}"
             )
         expect = ([ls[0]] if self.BATCH else []) + [m, n]
         if not _same_shape(expect, os_):
-            raise VerifyException(f"'{self.name}' result must have shape {_fmt_shape(expect)}, got {_fmt_shape(os_)}")
+            raise VerifyException(f"'{self.name}' result must have shape {format_shape(expect)}, got {format_shape(os_)}")
         if self.GEMV and m not in (1, DYNAMIC):
             raise VerifyException(f"'{self.name}' lhs must have one row, got {m}")
         if l.element_type != r.element_type:
@@ -759,7 +756,7 @@ class _MatmulBase(IRDLOperation):
             bt = _tile(bias, "matmul bias")
             _require_space(bt, ("bias",), f"'{self.name}' bias")
             if not _same_shape(bt.get_shape(), [1, n]):
-                raise VerifyException(f"'{self.name}' bias must have shape [1, {n}], got {_fmt_shape(bt.get_shape())}")
+                raise VerifyException(f"'{self.name}' bias must have shape [1, {n}], got {format_shape(bt.get_shape())}")
 
 
 class _Matmul2(_MatmulBase):
@@ -1083,6 +1080,15 @@ class CastOp(_UnaryTileOp):
             raise VerifyException("cast cannot change the shape")
 
 
+def _row_or_column(op: Operation, a: TileType, axis: int) -> list[int]:
+    """The shape of a 2-D tile `a` collapsed along `axis` (1: one column `[M, 1]`, 0: one row `[1, N]`): the
+    result of a reduction, or the operand a row/col expand broadcasts."""
+    if a.rank != 2:
+        raise VerifyException(f"'{op.name}' needs a 2-D tile, got rank {a.rank}")
+    m, n = a.get_shape()
+    return [m, 1] if axis == 1 else [1, n]
+
+
 class _ReduceOp(_UnaryTileOp):
     """`%m = pto.row_max %a : [M,N] -> [M,1]` (row ops) / `pto.col_max %a : [M,N] -> [1,N]` (col ops)."""
 
@@ -1098,14 +1104,11 @@ class _ReduceOp(_UnaryTileOp):
     def verify_(self) -> None:
         _require_vec(self, self.src, self.result)
         a, b = _tile(self.src, "reduction source"), _tile(self.result, "reduction result")
-        if a.rank != 2:
-            raise VerifyException(f"'{self.name}' needs a 2-D tile, got rank {a.rank}")
-        m, n = a.get_shape()
-        expect = [m, 1] if self.axis == 1 else [1, n]
+        expect = _row_or_column(self, a, self.axis)
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"'{self.name}' result must have shape {_fmt_shape(expect)} (the source {_fmt_shape(a.get_shape())} "
-                f"reduced along dim {self.axis}), got {_fmt_shape(b.get_shape())}"
+                f"'{self.name}' result must have shape {format_shape(expect)} (the source {format_shape(a.get_shape())} "
+                f"reduced along dim {self.axis}), got {format_shape(b.get_shape())}"
             )
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' cannot change the element type")
@@ -1185,13 +1188,10 @@ class _ExpandOp(IRDLOperation):
     def verify_(self) -> None:
         _require_vec(self, self.src, self.operand)
         a, b = _tile(self.src, "broadcast source"), _tile(self.operand, "broadcast operand")
-        if a.rank != 2:
-            raise VerifyException(f"'{self.name}' needs a 2-D tile, got rank {a.rank}")
-        m, n = a.get_shape()
-        expect = [m, 1] if self.axis == 1 else [1, n]
+        expect = _row_or_column(self, a, self.axis)
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"'{self.name}' operand must have shape {_fmt_shape(expect)}, got {_fmt_shape(b.get_shape())}"
+                f"'{self.name}' operand must have shape {format_shape(expect)}, got {format_shape(b.get_shape())}"
             )
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' operands must have the same element type")
@@ -1325,8 +1325,8 @@ class AivShardOp(IRDLOperation):
         if split == 0:
             if not _same_shape(a.get_shape(), b.get_shape()):
                 raise VerifyException(
-                    f"aiv_shard with split = 0 must keep the shape: {_fmt_shape(a.get_shape())} -> "
-                    f"{_fmt_shape(b.get_shape())}"
+                    f"aiv_shard with split = 0 must keep the shape: {format_shape(a.get_shape())} -> "
+                    f"{format_shape(b.get_shape())}"
                 )
             return
         if a.rank != 2:
@@ -1336,8 +1336,8 @@ class AivShardOp(IRDLOperation):
         expect[dim] = ceil_half(expect[dim])
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"aiv_shard result must have shape {_fmt_shape(expect)} (each lane's half of "
-                f"{_fmt_shape(a.get_shape())} along dim {dim} for split = {split}), got {_fmt_shape(b.get_shape())}"
+                f"aiv_shard result must have shape {format_shape(expect)} (each lane's half of "
+                f"{format_shape(a.get_shape())} along dim {dim} for split = {split}), got {format_shape(b.get_shape())}"
             )
         stride = get_int_attr(self, "lane_stride")
         if self.attributes.get("lane_stride") is not None:
@@ -1371,8 +1371,8 @@ class AicGatherOp(IRDLOperation):
         if split == 0:
             if not _same_shape(a.get_shape(), b.get_shape()):
                 raise VerifyException(
-                    f"aic_gather with split = 0 must keep the shape: {_fmt_shape(a.get_shape())} -> "
-                    f"{_fmt_shape(b.get_shape())}"
+                    f"aic_gather with split = 0 must keep the shape: {format_shape(a.get_shape())} -> "
+                    f"{format_shape(b.get_shape())}"
                 )
             return
         if a.rank != 2:
@@ -1382,8 +1382,8 @@ class AicGatherOp(IRDLOperation):
         expect[dim] = double(expect[dim])
         if not _same_shape(expect, b.get_shape()):
             raise VerifyException(
-                f"aic_gather result must have shape {_fmt_shape(expect)} (both lanes' {_fmt_shape(a.get_shape())} "
-                f"joined along dim {dim} for split = {split}), got {_fmt_shape(b.get_shape())}"
+                f"aic_gather result must have shape {format_shape(expect)} (both lanes' {format_shape(a.get_shape())} "
+                f"joined along dim {dim} for split = {split}), got {format_shape(b.get_shape())}"
             )
 
 
@@ -1501,13 +1501,24 @@ class SplitAivScopeOp(IRDLOperation):
 
 
 class _TransferAttrs:
-    def _check_transfer_attrs(self: Operation) -> None:  # type: ignore[misc]
+    """The attributes of a tpush / tpop: the split code, the pipe `id`, the `lane_stride`."""
+
+    @staticmethod
+    def _transfer_attributes(split: int, id: int | None, lane_stride: int | None) -> dict[str, Attribute]:
+        attrs: dict[str, Attribute] = {"split": i64_attr(split)}
+        if id is not None:
+            attrs["id"] = i64_attr(id)
+        if lane_stride is not None:
+            attrs["lane_stride"] = i64_attr(lane_stride)
+        return attrs
+
+    def verify_(self: Operation) -> None:  # type: ignore[misc]
         _check_int_range(self, "split", 0, 4)
         _check_int_range(self, "id", 0, None, required=False)
         _check_int_range(self, "lane_stride", 1, None, required=False)
 
 
-class _TPushOp(IRDLOperation, _TransferAttrs):
+class _TPushOp(_TransferAttrs, IRDLOperation):
     tile = operand_def(TileType)
     split = attr_def(IntegerAttr)
     id = opt_attr_def(IntegerAttr)
@@ -1515,15 +1526,7 @@ class _TPushOp(IRDLOperation, _TransferAttrs):
     assembly_format = "$tile attr-dict `:` type($tile)"
 
     def __init__(self, tile: SSAValue, split: int = 0, id: int | None = None, lane_stride: int | None = None):
-        attrs: dict[str, Attribute] = {"split": i64_attr(split)}
-        if id is not None:
-            attrs["id"] = i64_attr(id)
-        if lane_stride is not None:
-            attrs["lane_stride"] = i64_attr(lane_stride)
-        super().__init__(operands=[tile], attributes=attrs)
-
-    def verify_(self) -> None:
-        self._check_transfer_attrs()
+        super().__init__(operands=[tile], attributes=self._transfer_attributes(split, id, lane_stride))
 
 
 @irdl_op_definition
@@ -1552,7 +1555,7 @@ class TPushToAicOp(_TPushOp):
         _require_space(_tile(self.tile, "tpush_to_aic operand"), ("vec",), "tpush_to_aic operand")
 
 
-class _TPopOp(IRDLOperation, _TransferAttrs):
+class _TPopOp(_TransferAttrs, IRDLOperation):
     split = attr_def(IntegerAttr)
     id = opt_attr_def(IntegerAttr)
     lane_stride = opt_attr_def(IntegerAttr)
@@ -1560,15 +1563,7 @@ class _TPopOp(IRDLOperation, _TransferAttrs):
     assembly_format = "attr-dict `:` type($result)"
 
     def __init__(self, result_type: TileType, split: int = 0, id: int | None = None, lane_stride: int | None = None):
-        attrs: dict[str, Attribute] = {"split": i64_attr(split)}
-        if id is not None:
-            attrs["id"] = i64_attr(id)
-        if lane_stride is not None:
-            attrs["lane_stride"] = i64_attr(lane_stride)
-        super().__init__(result_types=[result_type], attributes=attrs)
-
-    def verify_(self) -> None:
-        self._check_transfer_attrs()
+        super().__init__(result_types=[result_type], attributes=self._transfer_attributes(split, id, lane_stride))
 
 
 @irdl_op_definition

@@ -156,8 +156,14 @@ def is_element_type(elem: Attribute) -> bool:
     return True
 
 
-def _dim_str(d: int) -> str:
+def format_dim(d: int) -> str:
+    """A dim or valid extent as the type syntax writes it: `?` for a dynamic one (never the internal sentinel)."""
     return "?" if d == DYNAMIC else str(d)
+
+
+def format_shape(shape: Sequence[int]) -> str:
+    """A shape or valid list for messages: `[16, ?]`."""
+    return "[" + ", ".join(format_dim(d) for d in shape) + "]"
 
 
 def _parse_dim(parser: AttrParser) -> int:
@@ -193,8 +199,21 @@ def _parse_positive(parser: AttrParser, what: str) -> int:
 # ---------------------------------------------------------------------------------------------------------------
 
 
+class _Shaped:
+    """The shape accessors of `!pto.tensor` and `!pto.tile` (both store `shape` as an array of ints)."""
+
+    shape: ArrayAttr[IntAttr]
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape.data)
+
+
 @irdl_attr_definition
-class TensorType(ParametrizedAttribute, TypeAttribute):
+class TensorType(_Shaped, ParametrizedAttribute, TypeAttribute):
     """`!pto.tensor<16x128xbf16[, dn]>`: a buffer in global memory; passing it passes a reference."""
 
     name = "pto.tensor"
@@ -205,13 +224,6 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
 
     def __init__(self, shape: Sequence[int], element_type: Attribute, layout: str = "nd"):
         super().__init__(_int_array(shape), element_type, StringAttr(layout))
-
-    def get_shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.shape.data)
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape.data)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -232,7 +244,7 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
         return _verified_params(cls, parser, (_int_array(shape), elem, StringAttr(layout)), start)
 
     def print_parameters(self, printer: Printer) -> None:
-        dims = "x".join(_dim_str(d) for d in self.get_shape())
+        dims = "x".join(format_dim(d) for d in self.get_shape())
         printer.print_string("<" + (dims + "x" if dims else ""))
         printer.print_attribute(self.element_type)
         if self.layout.data != "nd":
@@ -288,7 +300,7 @@ ZN = ("row_major", "col_major")
 
 
 @irdl_attr_definition
-class TileType(ParametrizedAttribute, TypeAttribute):
+class TileType(_Shaped, ParametrizedAttribute, TypeAttribute):
     """`!pto.tile<16x128xf32, vec[, blayout = .., slayout = .., fractal = N, pad = .., valid = [..]]>`.
 
     All view fields are stored; use `TileType.get` to build one with the implicit view filled in.
@@ -330,15 +342,8 @@ class TileType(ParametrizedAttribute, TypeAttribute):
         )
 
     # -- accessors -----------------------------------------------------------------------------------------
-    def get_shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.shape.data)
-
     def get_valid(self) -> tuple[int, ...]:
         return tuple(d.data for d in self.valid.data)
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape.data)
 
     @property
     def space(self) -> str:
@@ -465,7 +470,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         shape = self.get_shape()
-        dims = "x".join(_dim_str(d) for d in shape)
+        dims = "x".join(format_dim(d) for d in shape)
         printer.print_string("<" + (dims + "x" if dims else ""))
         printer.print_attribute(self.element_type)
         printer.print_string(f", {self.space}")
@@ -479,7 +484,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
         if self.pad.data != imp.pad:
             printer.print_string(f", pad = {self.pad.data}")
         if self.get_valid() != shape:
-            printer.print_string(", valid = [" + ", ".join(_dim_str(d) for d in self.get_valid()) + "]")
+            printer.print_string(", valid = [" + ", ".join(format_dim(d) for d in self.get_valid()) + "]")
         printer.print_string(">")
 
     def verify(self) -> None:
@@ -506,8 +511,8 @@ class TileType(ParametrizedAttribute, TypeAttribute):
                 raise VerifyException("tile dimensions must be non-negative or '?'")
             if v != DYNAMIC and (v < 0 or (d != DYNAMIC and v > d)):
                 raise VerifyException(
-                    f"tile valid extent {v} on dim {i} exceeds the dimension {_dim_str(d)}; "
-                    f"a valid extent must lie in [0, {_dim_str(d)}] or be '?'"
+                    f"tile valid extent {v} on dim {i} exceeds the dimension {format_dim(d)}; "
+                    f"a valid extent must lie in [0, {format_dim(d)}] or be '?'"
                 )
 
 
@@ -519,8 +524,3 @@ def tile_bytes(tile: TileType) -> int | None:
             return None
         n *= d
     return (n * element_bits(tile.element_type) + 7) // 8
-
-
-def format_type(t: Attribute) -> str:
-    """The printed form of a type, for diagnostics."""
-    return str(t)

@@ -22,10 +22,6 @@ def with_loc(new: Operation, old: Operation) -> Operation:
     return new
 
 
-def not_implemented(pass_name: str, module: ModuleOp) -> PtoError:
-    return PtoError(f"pass '{pass_name}' is not implemented yet", op=module)
-
-
 def require_target(module: ModuleOp, pass_name: str) -> str:
     """The module's backend (`a2a3` or `a5`); a located error if it has none."""
     attr = module.attributes.get("pto.target")

@@ -1,7 +1,7 @@
 """Unit tests of the pipe-protocol half of ExpandMixedKernel (issue 5), on hand-written AIC/AIV pairs.
 
 Each test parses a module holding `@f_aic` / `@f_aiv` (and, where the hook needs it, the mixed `@f` they came
-from), runs the hooks in the order `hooks.py` documents, and checks the printed result.
+from), runs the protocol phases in the order `expand_mixed_kernel/pass_.py` documents, and checks the printed result.
 """
 
 from __future__ import annotations
@@ -15,15 +15,11 @@ from xdsl.ir import Operation
 
 from pypto_mlir import PtoError, parse_module, print_module, verify_module
 from pypto_mlir.passes.analysis.affinity import AffinityAnalysis
-from pypto_mlir.passes.expand_mixed_kernel.hooks import (
-    adapt_manual_v2c_pushes,
-    build_pipe_setup,
-    collect_gm_syncs,
-    emit_gm_syncs,
-    finalize_tfrees,
-    stamp_dual_aiv_dispatch,
-    verify_mixed_kernel_expanded,
-)
+from pypto_mlir.passes.expand_mixed_kernel.gm_sync import collect_gm_syncs, emit_gm_syncs
+from pypto_mlir.passes.expand_mixed_kernel.manual_push import adapt_manual_v2c_pushes
+from pypto_mlir.passes.expand_mixed_kernel.pipe_setup import build_pipe_setup, stamp_dual_aiv_dispatch
+from pypto_mlir.passes.expand_mixed_kernel.tfree import finalize_tfrees
+from pypto_mlir.passes.expand_mixed_kernel.verifier import verify_mixed_kernel_expanded
 
 
 def funcs(m: ModuleOp) -> dict[str, func.FuncOp]:

@@ -4,8 +4,6 @@ arithmetic (the lane formulas themselves: tests/test_lanes.py)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IndexType, f32
 from xdsl.ir import Block, Region

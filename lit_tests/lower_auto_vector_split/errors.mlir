@@ -74,7 +74,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reduce_up_down(%qk: !pto.tile<16x16xf32, acc>)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{SplitVectorKernel: reduce op 'pto.col_sum' reduces on the split axis (dim 0); partial reduction in a split kernel is not supported}}
+    // expected-error@+1 {{LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces on the split axis (dim 0); partial reduction in a split kernel is not supported}}
     %c = pto.col_sum %s : !pto.tile<16x16xf32, vec> -> !pto.tile<1x16xf32, vec>
     func.return
   }
@@ -100,7 +100,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reshape_odd(%qk: !pto.tile<15x2xf32, acc>)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<15x2xf32, acc> -> !pto.tile<15x2xf32, vec>
-    // expected-error@+1 {{SplitVectorKernel: pto.reshape moves an ODD split axis (dim 0, extent 15) onto a result whose dim 0 cannot carry it}}
+    // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves an ODD split axis (dim 0, extent 15) onto a result whose dim 0 cannot carry it}}
     %r = pto.reshape %s : !pto.tile<15x2xf32, vec> -> !pto.tile<1x30xf32, vec>
     func.return
   }
@@ -113,8 +113,21 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reshape_track(%qk: !pto.tile<16x6xf32, acc>)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
-    // expected-error@+1 {{SplitVectorKernel: pto.reshape moves the split axis (dim 0) across a layout this pass cannot track under split}}
+    // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves the split axis (dim 0) across a layout this pass cannot track under split}}
     %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// E-RESHAPE-TRACK with dynamic dims: the message writes a dynamic extent as `?`, as the type does.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reshape_track_dynamic(%qk: !pto.tile<16x?xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x?xf32, acc> -> !pto.tile<16x?xf32, vec>
+    // expected-error@+1 {{under split ([16, ?] -> [1, ?]); the result has no dim to carry it}}
+    %r = pto.reshape %s : !pto.tile<16x?xf32, vec> -> !pto.tile<1x?xf32, vec>
     func.return
   }
 }
@@ -126,7 +139,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reshape_stride(%qk: !pto.tile<16x1xf32, acc, valid = [13, 1]>)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x1xf32, acc, valid = [13, 1]> -> !pto.tile<16x1xf32, vec, valid = [13, 1]>
-    // expected-error@+1 {{SplitVectorKernel: pto.reshape moves the split axis from dim 0 to dim 1 inside a split region whose ragged boundary was balanced with lane_stride = 7}}
+    // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves the split axis from dim 0 to dim 1 inside a split region whose ragged boundary was balanced with lane_stride = 7}}
     %r = pto.reshape %s : !pto.tile<16x1xf32, vec, valid = [13, 1]> -> !pto.tile<1x16xf32, vec>
     func.return
   }
@@ -139,7 +152,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @gen_ci(%qk: !pto.tile<16x16xf32, acc>, %start: i32)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{SplitVectorKernel: automatic split-axis halving of 'pto.ci' is not supported because its generated values depend on position}}
+    // expected-error@+1 {{LowerAutoVectorSplit: automatic split-axis halving of 'pto.ci' is not supported because its generated values depend on position}}
     %c = pto.ci %start : i32 -> !pto.tile<16x16xi32, vec>
     func.return
   }

@@ -58,20 +58,25 @@ def feasible_valid_extents(box: int, stride: int, allow_odd: bool) -> list[int]:
     return [v for v in range(box + 1) if code_for_lane_extents(0, *lane_extents(v, stride), allow_odd) is not None]
 
 
-def _axis(tile: TileType, split: int) -> tuple[int, int, int]:
+def _lanes(tile: TileType, split: int, lane_stride: int | None) -> tuple[int, int, int, int, int, int] | None:
+    """(dim, box, valid, stride, e0, e1) of the split axis of a full-width `tile`; None when there is nothing to
+    place (split none, or a dynamic extent, which is treated as even)."""
+    if split == SPLIT_NONE:
+        return None
     dim = split_dim_of_code(split)
-    return dim, tile.get_shape()[dim], tile.get_valid()[dim]
+    box, valid = tile.get_shape()[dim], tile.get_valid()[dim]
+    if DYNAMIC in (box, valid):
+        return None
+    stride = lane_step(box, lane_stride)
+    return (dim, box, valid, stride, *lane_extents(valid, stride))
 
 
 def shard_split_code(tile: TileType, split: int, lane_stride: int | None = None, op: Operation | None = None) -> int:
     """ShardSplitCode: the code of the C->V pair of an `aiv_shard` whose full-width operand has type `tile`."""
-    if split == SPLIT_NONE:
-        return SPLIT_NONE
-    dim, box, valid = _axis(tile, split)
-    if DYNAMIC in (box, valid):
+    lanes = _lanes(tile, split, lane_stride)
+    if lanes is None:
         return split
-    stride = lane_step(box, lane_stride)
-    e0, e1 = lane_extents(valid, stride)
+    dim, box, valid, stride, e0, e1 = lanes
     code = code_for_lane_extents(dim, e0, e1, allow_odd=True)
     if code is not None:
         return code
@@ -89,13 +94,10 @@ def shard_split_code(tile: TileType, split: int, lane_stride: int | None = None,
 
 def gather_split_code(tile: TileType, split: int, op: Operation | None = None) -> int:
     """GatherSplitCode: the code of the V->C pair of an `aic_gather` whose full-width result has type `tile`."""
-    if split == SPLIT_NONE:
-        return SPLIT_NONE
-    dim, box, valid = _axis(tile, split)
-    if DYNAMIC in (box, valid):
+    lanes = _lanes(tile, split, None)
+    if lanes is None:
         return split
-    stride = lane_step(box, None)
-    e0, e1 = lane_extents(valid, stride)
+    dim, box, valid, stride, e0, e1 = lanes
     if code_for_lane_extents(dim, e0, e1, allow_odd=False) is not None:
         return split
     feasible = _ranges(feasible_valid_extents(box, stride, allow_odd=False))

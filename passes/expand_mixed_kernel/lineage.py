@@ -7,7 +7,7 @@ dangling GM tensor references to parameters (§6, `RemapDanglingGmRefsToParam`).
 from __future__ import annotations
 
 from xdsl.dialects import func, scf
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, OpResult, SSAValue
 
 from pypto_mlir.dialects.pto_ops import StoreOp
 
@@ -73,7 +73,3 @@ def param_direction(f: func.FuncOp, index: int) -> str:
     if "pto.out" in d:
         return "out"
     return "in"
-
-
-def defining_op(value: SSAValue) -> Operation | None:
-    return value.op if isinstance(value, OpResult) else None

@@ -1,8 +1,11 @@
 """ExpandMixedKernel: split mixed `incore` kernels into AIC + AIV kernels joined by tpush/tpop, plus a Group.
 
 Structural half (this file, `split.py`, `boundaries.py`, `repair.py`, `group.py`, `lineage.py`), following
-`expand-mixed-kernel.reference.md` §1-§3, §5, §6, §7.2; the pipe protocol half (tfree, pipe setup, GM sync, dual
-dispatch, manual V->C pushes, verifier) is called through `hooks.py`, in its documented order.
+`expand-mixed-kernel.reference.md` §1-§3, §5, §6, §7.2; the pipe protocol half (`gm_sync.py`, `tfree.py`,
+`pipe_setup.py`, `manual_push.py`, `verifier.py`) is called from `ExpandMixedIncoreKernel`, per expanded
+function in this order: `collect_gm_syncs` on the mixed body, then (after the split and the loop repair)
+`emit_gm_syncs`, `finalize_tfrees` on each side, `build_pipe_setup`, `stamp_dual_aiv_dispatch`; and once per
+module `adapt_manual_v2c_pushes`, then `verify_mixed_kernel_expanded`.
 
 Phases (module pass, driven by rewrite patterns):
   1. prescan: which incore kernels have a Group caller, and which have another caller (Orchestration, Spmd,
@@ -40,17 +43,13 @@ from ..analysis.transpose_hazard import find_transpose_hazard
 from ..common import kind_of, old_heap_frozen, require_target, set_kind, split_mode
 from .boundaries import boundary_patterns
 from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function, top_level_callers
-from .hooks import (
-    adapt_manual_v2c_pushes,
-    build_pipe_setup,
-    collect_gm_syncs,
-    emit_gm_syncs,
-    finalize_tfrees,
-    stamp_dual_aiv_dispatch,
-    verify_mixed_kernel_expanded,
-)
+from .gm_sync import collect_gm_syncs, emit_gm_syncs
+from .manual_push import adapt_manual_v2c_pushes
+from .pipe_setup import build_pipe_setup, stamp_dual_aiv_dispatch
 from .repair import finalize_split_body
 from .split import SideBody
+from .tfree import finalize_tfrees
+from .verifier import verify_mixed_kernel_expanded
 
 PASS_NAME = "ExpandMixedKernel"
 

@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from pypto_mlir.dialects.pto_ops import (
-    INIT_OPS,
     SETUP_OPS,
     TRANSFER_OPS,
     AicInitializePipeOp,

@@ -33,6 +33,8 @@ from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_ops import (
+    INIT_OPS,
+    TRANSFER_OPS,
     ImportPeerBufferOp,
     ReserveBufferOp,
     TFreeToAicOp,
@@ -47,8 +49,6 @@ from pypto_mlir.dialects.pto_types import TargetAttr
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..common import kind_of
 from .pipe_metadata import (
-    INIT_OPS,
-    TRANSFER_OPS,
     Side,
     collect_pipe_metadata,
     direction_of,

@@ -66,7 +66,7 @@ from pypto_mlir.dialects.pto_ops import (
     i64_attr,
 )
 from pypto_mlir.dialects.pto_traits import ReductionAxis, TileGenerator
-from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim, format_shape
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.lanes import (
@@ -86,15 +86,10 @@ from pypto_mlir.passes.analysis.split_axis import (
 )
 
 PASS = "LowerAutoVectorSplit"
-LEGACY = "SplitVectorKernel"
 
 
 def _name(v: SSAValue) -> str:
     return v.name_hint or "<unnamed>"
-
-
-def _fmt(d: int) -> str:
-    return "?" if d == DYNAMIC else str(d)
 
 
 def inject_subblock_idx(block: Block, loc_op: Operation | None = None) -> GetSubblockIdxOp:
@@ -361,22 +356,22 @@ def check_shard_valid(op: Operation, src: TileType, dim: int, lane_stride: int |
         return
     if dim == 1:
         raise PtoError(
-            f"{PASS}: LEFT_RIGHT splits the column axis, but this tile's valid column extent ({_fmt(valid[1])}) "
-            f"does not cover the full box ({_fmt(shape[1])}); the lanes' column windows cannot be localized. "
+            f"{PASS}: LEFT_RIGHT splits the column axis, but this tile's valid column extent ({format_dim(valid[1])}) "
+            f"does not cover the full box ({format_dim(shape[1])}); the lanes' column windows cannot be localized. "
             "Make the columns fully valid before the boundary, or use an UP_DOWN split",
             op=op,
         )
     if valid[1] == DYNAMIC:
         raise PtoError(
             f"{PASS}: the C->V boundary tile's valid column extent is a runtime value narrower than the physical "
-            f"box ({_fmt(shape[1])}); an UP_DOWN shard can only carry a narrowed column extent that is static. "
+            f"box ({format_dim(shape[1])}); an UP_DOWN shard can only carry a narrowed column extent that is static. "
             "Make the column extent static (or full) before the boundary",
             op=op,
         )
     if needs_valid_clamp(shape[0], valid[0], lane_stride):
         raise PtoError(
-            f"{PASS}: UP_DOWN split with BOTH a per-lane row extent (valid {_fmt(valid[0])} of {_fmt(shape[0])} rows) "
-            f"and a narrowed column extent (valid {_fmt(valid[1])} of {_fmt(shape[1])}) cannot be carried by one "
+            f"{PASS}: UP_DOWN split with BOTH a per-lane row extent (valid {format_dim(valid[0])} of {format_dim(shape[0])} rows) "
+            f"and a narrowed column extent (valid {format_dim(valid[1])} of {format_dim(shape[1])}) cannot be carried by one "
             "shard. Make the rows fully valid and even, or the columns fully valid, before the boundary",
             op=op,
         )
@@ -653,22 +648,22 @@ class ReshapeHalving(_SplitPattern):
         except ReshapeSplitError as e:
             if e.kind == "odd":
                 raise PtoError(
-                    f"{LEGACY}: pto.reshape moves an ODD split axis (dim {info.dim}, extent {info.full}) onto a result "
-                    f"whose dim {info.dim} cannot carry it ({list(out.get_shape())}); the lanes' halves are not "
+                    f"{PASS}: pto.reshape moves an ODD split axis (dim {info.dim}, extent {info.full}) onto a result "
+                    f"whose dim {info.dim} cannot carry it ({format_shape(out.get_shape())}); the lanes' halves are not "
                     "contiguous blocks of the result. Make the split extent even, or keep a non-unit extent on the "
                     "same dim of the reshape result",
                     op=op,
                 ) from None
             raise PtoError(
-                f"{LEGACY}: pto.reshape moves the split axis (dim {info.dim}) across a layout this pass cannot track "
-                f"under split ({list(in_full)} -> {list(out.get_shape())}); each lane's half must be one contiguous "
+                f"{PASS}: pto.reshape moves the split axis (dim {info.dim}) across a layout this pass cannot track "
+                f"under split ({format_shape(in_full)} -> {format_shape(out.get_shape())}); each lane's half must be one contiguous "
                 "block of a single result dim with unit dims before it (e.g. [N, 1] <-> [1, N]). Reshape before the "
                 "split data is produced, or choose a result shape that keeps the split axis outermost",
                 op=op,
             ) from None
         if d != info.dim and lw.lane_stride is not None:
             raise PtoError(
-                f"{LEGACY}: pto.reshape moves the split axis from dim {info.dim} to dim {d} inside a split region "
+                f"{PASS}: pto.reshape moves the split axis from dim {info.dim} to dim {d} inside a split region "
                 f"whose ragged boundary was balanced with lane_stride = {lw.lane_stride}; the balanced lane windows "
                 "do not map onto the moved axis. Make the boundary's valid extent full (or its ceil half equal to "
                 "the box half) so no lane_stride is needed, or avoid the axis-moving reshape",
@@ -676,8 +671,8 @@ class ReshapeHalving(_SplitPattern):
             )
         if d >= out.rank or out.get_shape()[d] == 1:
             raise PtoError(
-                f"{LEGACY}: pto.reshape moves the split axis (dim {info.dim}) across a layout this pass cannot track "
-                f"under split ({list(in_full)} -> {list(out.get_shape())}); the result has no dim to carry it",
+                f"{PASS}: pto.reshape moves the split axis (dim {info.dim}) across a layout this pass cannot track "
+                f"under split ({format_shape(in_full)} -> {format_shape(out.get_shape())}); the result has no dim to carry it",
                 op=op,
             )
         new_type = halved_tile_type(out, d, lw.lane_stride)
@@ -776,7 +771,7 @@ class GeneratorHalving(_SplitPattern):
         trait = op.get_trait(TileGenerator)
         if trait is not None and trait.position_dependent:
             raise PtoError(
-                f"{LEGACY}: automatic split-axis halving of '{op.name}' is not supported because its generated values "
+                f"{PASS}: automatic split-axis halving of '{op.name}' is not supported because its generated values "
                 "depend on position; changing the result type alone would give both lanes the first half's values. "
                 "Move the generator out of the split function, or generate a tile whose split dim is 1",
                 op=op,
@@ -804,7 +799,7 @@ class ElementwiseHalving(_SplitPattern):
         reduction = op.get_trait(ReductionAxis)
         if reduction is not None and reduction.axis == d:
             raise PtoError(
-                f"{LEGACY}: reduce op '{op.name}' reduces on the split axis (dim {d}); partial reduction in a split "
+                f"{PASS}: reduce op '{op.name}' reduces on the split axis (dim {d}); partial reduction in a split "
                 "kernel is not supported. Reduce along the other axis, split the function the other way "
                 f"(pto.split = #pto.split<{'left_right' if d == 0 else 'up_down'}>), or reduce outside the split "
                 "function",

@@ -29,14 +29,13 @@ from pypto_mlir.dialects.pto_ops import (
     AivShardOp,
     GetSubblockIdxOp,
     LoadOp,
-    MoveOp,
     SliceOp,
     SplitAivScopeOp,
     StoreOp,
     get_int_attr,
 )
 from pypto_mlir.dialects.pto_traits import ReductionAxis
-from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType, is_cube_memory
+from pypto_mlir.dialects.pto_types import TensorType, TileType, format_dim, is_cube_memory
 
 from ..analysis.affinity import Affinity, intrinsic_affinity, move_direction
 from ..analysis.lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
@@ -326,10 +325,9 @@ def check_transpose_hazard(scope: SplitAivScopeOp) -> None:
     if op is None:
         return
     extent = op.src.type.get_shape()[dim]  # type: ignore[attr-defined]
-    shown = "?" if extent == DYNAMIC else str(extent)
     raise PtoError(
         f"LowerAutoVectorSplit: a pto.split_aiv_scope {mode} region contains a pto.transpose (result "
-        f"{value_name(op.result)}) that swaps the split axis (dim {dim}, extent {shown}); each lane would "
+        f"{value_name(op.result)}) that swaps the split axis (dim {dim}, extent {format_dim(extent)}); each lane would "
         f"transpose only its half, exchanging rows and columns across the lanes. (1) remove the transpose, "
         f"e.g. transpose before the cube or use a column slice, or (2) move the transpose outside the "
         f"pto.split_aiv_scope region",

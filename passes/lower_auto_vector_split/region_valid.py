@@ -48,7 +48,7 @@ from pypto_mlir.dialects.pto_ops import (
     YieldOp,
     get_int_attr,
 )
-from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim
 
 from ..analysis.lanes import lane_extent_ops, lane_extents, lane_step, split_dim_of_code
 from ..common import with_loc
@@ -267,11 +267,10 @@ class _Localizer:
         if res.get_valid()[dim] == tr.joined:
             return
         if any(isinstance(use.operation, YieldOp) for use in op.result.uses):
-            shown = "?" if tr.joined == DYNAMIC else str(tr.joined)
             raise PtoError(
-                f"{PREFIX}: pto.aic_gather joins lanes whose valid extents add up to {shown} on dim {dim}, but its "
-                f"result type says {res.get_valid()[dim]} and the tile leaves the region; write the joined valid "
-                f"extent in the result type (valid = [...] with {shown} on dim {dim})",
+                f"{PREFIX}: pto.aic_gather joins lanes whose valid extents add up to {format_dim(tr.joined)} on dim {dim}, "
+                f"but its result type says {format_dim(res.get_valid()[dim])} and the tile leaves the region; write the joined valid "
+                f"extent in the result type (valid = [...] with {format_dim(tr.joined)} on dim {dim})",
                 op=op,
             )
         self._retype(op.result, self._with_dim_valid(res, dim, tr.joined))

@@ -6,8 +6,8 @@
 // RUN: sed 's/a2a3/a5/' %S/region_kernels.mlir | pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry softmax - | filecheck %s
 // RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry guarded %S/region_kernels.mlir | filecheck %s
 // RUN: sed 's/a2a3/a5/' %S/region_kernels.mlir | pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry multi_mode - | filecheck %s
-// RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry siblings %S/../lower_auto_vector_split/region_data_parallel.mlir | filecheck %s
-// RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry nested %S/../lower_auto_vector_split/region_data_parallel.mlir | filecheck %s
-// RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry in_loops %S/../lower_auto_vector_split/region_control_flow.mlir | filecheck %s
-// RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry task_shard %S/../lower_auto_vector_split/region_task_parallel.mlir | filecheck %s
+// RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry siblings %S/../region_data_parallel.mlir | filecheck %s
+// RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry nested %S/../region_data_parallel.mlir | filecheck %s
+// RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry in_loops %S/../region_control_flow.mlir | filecheck %s
+// RUN: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel --entry task_shard %S/../region_task_parallel.mlir | filecheck %s
 // CHECK: check of pipeline 'lower-auto-vector-split,expand-mixed-kernel' passed
