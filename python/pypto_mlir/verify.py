@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, Module
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
+from pypto_mlir.dialects.pto_traits import PipeSetup
 from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr, TargetAttr, kind_of
 
 from .diagnostics import PtoError
@@ -118,6 +119,36 @@ def verify_module(module: ModuleOp) -> None:
         verify_op(op)
         if isinstance(op, func.FuncOp):
             _check_func_attrs(op)
+    _check_pipe_kernel_calls(module)
+
+
+def _check_pipe_kernel_calls(module: ModuleOp) -> None:
+    """An AIC or AIV kernel that sets up a pipe (`pto.reserve_buffer` / `pto.import_peer_buffer`) exchanges tiles
+    with its peer kernel while both run, so it is called only from a Group (`pto.kind = #pto.kind<group>`), which
+    starts its members together. A call from anywhere else runs the kernel alone: its first tpush/tpop waits
+    forever. (Upstream `mlir-opt --inline` makes this: it inlines the Group's body into its caller.)"""
+    funcs = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)]
+    piped = {
+        f.sym_name.data
+        for f in funcs
+        if kind_of(f) in ("aic", "aiv") and any(op.has_trait(PipeSetup) for op in f.walk())
+    }
+    if not piped:
+        return
+    for f in funcs:
+        if kind_of(f) == "group":
+            continue
+        for op in f.walk():
+            if isinstance(op, func.CallOp) and op.callee.root_reference.data in piped:
+                callee = op.callee.root_reference.data
+                raise PtoError(
+                    f"'func.call' op calls @{callee} from @{f.sym_name.data} (pto.kind = {kind_of(f) or 'none'}), "
+                    f"but @{callee} sets up a pipe to its peer kernel and runs only as a member of a Group "
+                    "(pto.kind = #pto.kind<group>), which starts both together; called alone it waits forever. "
+                    "Call the Group instead (a Group inlined into its caller, e.g. by mlir-opt --inline, is no "
+                    "longer one: keep Groups out of inlining)",
+                    op=op,
+                )
 
 
 def _check_dominance(op: Operation, order: dict[Block, dict[Operation, int]]) -> None:

@@ -196,21 +196,23 @@ class Mismatch:
     message: str
 
 
-def compare(before: Outputs, after: Outputs) -> Mismatch | None:
-    """The first output that differs (in the order of `before`), or None."""
+def compare(before: Outputs, after: Outputs, labels: tuple[str, str] = ("before", "after")) -> Mismatch | None:
+    """The first output that differs (in the order of `before`), or None. `labels` name the two sides in the
+    messages (`pypto-run --expect` says "expected"/"got")."""
+    lb, la = labels
     for name, b in before.values.items():
         if name not in after.values:
             return Mismatch(name, f"output {name} exists before the pipeline but not after it")
         a = after.values[name]
         if np.isscalar(b) or np.isscalar(a):
             if not (np.isscalar(a) and np.isscalar(b)) or not _scalar_equal(b, a):
-                return Mismatch(name, f"output {name} differs: before {b!r}, after {a!r}")
+                return Mismatch(name, f"output {name} differs: {lb} {b!r}, {la} {a!r}")
             continue
         b, a = np.asarray(b), np.asarray(a)
         if b.shape != a.shape:
-            return Mismatch(name, f"output {name} has shape {list(b.shape)} before and {list(a.shape)} after")
+            return Mismatch(name, f"output {name} has shape {list(b.shape)} {lb} and {list(a.shape)} {la}")
         if b.dtype != a.dtype:
-            return Mismatch(name, f"output {name} has element type {b.dtype} before and {a.dtype} after")
+            return Mismatch(name, f"output {name} has element type {b.dtype} {lb} and {a.dtype} {la}")
         rtol, atol = tolerance(b.dtype)
         if rtol == 0.0:
             bad = b != a
@@ -223,7 +225,7 @@ def compare(before: Outputs, after: Outputs) -> Mismatch | None:
             tol = "exact comparison" if rtol == 0.0 else f"tolerance rtol = atol = {rtol:.3g}"
             return Mismatch(
                 name,
-                f"output {name} differs at {list(idx)}: before {_fmt(b[idx])}, after {_fmt(a[idx])} "
+                f"output {name} differs at {list(idx)}: {lb} {_fmt(b[idx])}, {la} {_fmt(a[idx])} "
                 f"({n} of {b.size} elements differ; {tol}; element type {b.dtype})",
             )
     for name in after.values:
