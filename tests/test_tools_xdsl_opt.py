@@ -73,3 +73,14 @@ def test_xdsl_opt_reports_pto_type_errors():
     r = xdsl_opt(stdin=MODULE.replace("vec, pad = zero>\n    %o", "l0c>\n    %o"))
     assert r.returncode != 0
     assert "unknown memory space 'l0c'" in r.stdout + r.stderr
+
+
+@needs_xdsl_opt
+def test_xdsl_opt_reports_our_pass_errors_as_diagnostics():
+    """PtoError is an xDSL DiagnosticException: under --verify-diagnostics xdsl-opt prints the message, as for
+    its own verifier errors, instead of a Python traceback."""
+    no_target = MODULE.replace(" attributes {pto.target = #pto.target<a5>}", "")
+    r = xdsl_opt("-p", "expand-mixed-kernel", "--verify-diagnostics", stdin=no_target)
+    assert r.returncode == 0, r.stderr
+    assert "ExpandMixedKernel depends on the backend, but the module has no 'pto.target' attribute" in r.stdout
+    assert "Traceback" not in r.stdout + r.stderr

@@ -68,9 +68,9 @@
 // RUN: pypto-opt --help | filecheck %s --check-prefix=HELP
 // HELP: usage: pypto-opt
 // HELP: passes (run in the order given):
-// HELP: --lower-auto-vector-split {{ +}}Lower AUTO-split mixed kernels
-// HELP: --expand-mixed-kernel {{ +}}Split mixed incore kernels into AIC + AIV kernels
-// HELP: --verify-mixed-kernel-expanded {{ +}}Check the MixedKernelExpanded contract
+// HELP: --lower-auto-vector-split{{ +}}Lower AUTO-split mixed kernels
+// HELP: --expand-mixed-kernel{{ +}}Split mixed incore kernels into AIC + AIV kernels
+// HELP: --verify-mixed-kernel-expanded{{ +}}Check the MixedKernelExpanded contract
 
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @main() attributes {pto.kind = #pto.kind<orchestration>} {

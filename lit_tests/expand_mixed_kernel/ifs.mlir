@@ -5,6 +5,9 @@
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // The if's only result is vector data: on the AIC both branch yields dangle, so the result is dropped and
   // the if keeps only the cube work + push; the AIV keeps the result (pop on one branch, fill on the other).
+  // Both targets keep their pto.target (the target-specific lines of this file):
+  // A2A3: pto.target = #pto.target<a2a3>
+  // A5: pto.target = #pto.target<a5>
   // CHECK-LABEL: func.func @if_result_aic(
   // CHECK: scf.if %flag {
   // CHECK: %c = pto.matmul

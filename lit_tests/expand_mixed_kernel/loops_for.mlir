@@ -5,6 +5,9 @@
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // Vector-side carry (the partial sums): the AIC loop loses it (its init, body and result are vector work)
   // and keeps the cube work + the push; the AIV loop keeps the carry and pops each partial product.
+  // Both targets keep their pto.target (the target-specific lines of this file):
+  // A2A3: pto.target = #pto.target<a2a3>
+  // A5: pto.target = #pto.target<a5>
   // CHECK-LABEL: func.func @kloop_incore_0_aic(
   // CHECK-NOT: pto.full
   // CHECK: scf.for %kk = %c0 to %c256 step %c64 {

@@ -6,6 +6,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // scf.while: the scalar carry is read by the condition, so both sides keep it.  On the AIC the vector carry
   // is dead (its update is pruned, its result unused): it is stripped from the init list, both block argument
   // lists, scf.condition and the yield, and its vector init is gone; the AIV keeps it and pops in the body.
+  // Both targets keep their pto.target (the target-specific lines of this file):
+  // A2A3: pto.target = #pto.target<a2a3>
+  // A5: pto.target = #pto.target<a5>
   // CHECK-LABEL: func.func @wloop_aic(
   // CHECK-NOT: pto.full
   // CHECK: %res = scf.while (%i = %c0) : (index) -> index {

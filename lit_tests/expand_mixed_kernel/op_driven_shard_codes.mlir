@@ -9,6 +9,9 @@
 // functions.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // 128 of 128 rows: lanes 64/64 -> TILE_UP_DOWN (1).
+  // Both targets keep their pto.target (the target-specific lines of this file):
+  // A2A3: pto.target = #pto.target<a2a3>
+  // A5: pto.target = #pto.target<a5>
   // CHECK-LABEL: func.func @rows_128_of_128_aic(
   // CHECK-SAME: pto.split = #pto.split<up_down>, pto.split_aiv
   // CHECK: pto.tpush_to_aiv %q {split = 1 : i64} : !pto.tile<128x128xf32, mat>

@@ -4,6 +4,9 @@
 // Non-mixed incore kernels are not split: pure cube -> aic, pure vector or shared-only -> aiv, same name,
 // `pto.split` dropped, no tpush/tpop, no Group.  Other kinds pass through.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  // Both targets keep their pto.target (the target-specific lines of this file):
+  // A2A3: pto.target = #pto.target<a2a3>
+  // A5: pto.target = #pto.target<a5>
   // CHECK-LABEL: func.func @cube_only(
   // CHECK-SAME: %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
   // CHECK-SAME: attributes {pto.kind = #pto.kind<aic>} {

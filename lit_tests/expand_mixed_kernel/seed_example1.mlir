@@ -29,6 +29,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   }
 }
 
+// Both targets keep their pto.target (the target-specific lines of this file):
+// A2A3: pto.target = #pto.target<a2a3>
+// A5: pto.target = #pto.target<a5>
 // CHECK-LABEL: func.func @compute_incore_0_aic(
 // CHECK-SAME: %x: !pto.tensor<16x128xbf16>, %y: !pto.tensor<128x128xbf16>, %out: !pto.tensor<16x128xf32> {pto.out})
 // CHECK-SAME: attributes {pto.kind = #pto.kind<aic>} {

@@ -31,6 +31,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   }
 }
 
+// Both targets keep their pto.target (the target-specific lines of this file):
+// A2A3: pto.target = #pto.target<a2a3>
+// A5: pto.target = #pto.target<a5>
 // CHECK-LABEL: func.func @compute_incore_0_aic(
 // CHECK-SAME: attributes {pto.kind = #pto.kind<aic>}
 // CHECK: pto.tpush_to_aiv %z_tile {split = 0 : i64}

@@ -28,6 +28,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   }
 }
 
+// Both targets keep their pto.target (the target-specific lines of this file):
+// A2A3: pto.target = #pto.target<a2a3>
+// A5: pto.target = #pto.target<a5>
 // CHECK-LABEL: func.func @k_aic(
 // CHECK-LABEL: func.func @k_aiv(
 // CHECK-LABEL: func.func @k(

@@ -37,7 +37,7 @@
 // RUN: mlir-opt --list-passes | filecheck %s --check-prefix=LIST
 // RUN: pypto-opt --list-passes | filecheck %s --check-prefix=LIST
 // LIST: Passes:
-// LIST: {{^}}  --{{[a-z-]+}} {{ +}}-   {{[A-Z].*}}
+// LIST: {{^ *}}--{{[a-z-]+}}{{ +}}-{{ +}}{{[A-Z].*}}
 
 // No abbreviations: an unknown prefix of a flag is refused (mlir-opt: "Unknown command line argument").
 // RUN: not mlir-opt --allow-unregistered-dialect %s --cs 2>&1 | filecheck %s --check-prefix=ABBREV
