@@ -73,16 +73,23 @@ def test_readme_quick_start_and_ci_agree():
     assert (ROOT / "examples" / "matmul_softmax.a2a3.mlir").exists()
 
 
-@pytest.mark.skipif(os.environ.get("PYPTO_TEST_INSTALL") != "1", reason="set PYPTO_TEST_INSTALL=1 to run")
-def test_non_editable_install_runs_the_quick_start(tmp_path):
+def fresh_install(tmp_path: Path, extras: str) -> tuple[Path, Path]:
+    """A new venv with the committed tree (git archive HEAD) installed non-editably, with `extras`
+    (e.g. "[mlir,test]"); returns (venv folder, source folder)."""
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
-    py = env_dir / "bin" / "python"
     src = tmp_path / "src"
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], check=True, capture_output=True).stdout
     src.mkdir()
     subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", str(src)], check=True, timeout=900)
+    subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", f"{src}{extras}"],
+                   check=True, timeout=1800)
+    return env_dir, src
+
+
+@pytest.mark.skipif(os.environ.get("PYPTO_TEST_INSTALL") != "1", reason="set PYPTO_TEST_INSTALL=1 to run")
+def test_non_editable_install_runs_the_quick_start(tmp_path):
+    env_dir, _ = fresh_install(tmp_path, "")
     for example in sorted((ROOT / "examples").glob("*.mlir")):
         r = subprocess.run([str(env_dir / "bin" / "pypto-opt"), "--lower-auto-vector-split", "--expand-mixed-kernel",
                             str(example)], capture_output=True, text=True, timeout=300)
@@ -115,14 +122,7 @@ def test_non_editable_install_with_the_mlir_extra_runs_the_gated_lit_tests(tmp_p
     """A plain (non-editable) install with the extra, in a fresh venv, then the `REQUIRES: mlir` lit tests with
     --param require_mlir=1: they must run (lit.cfg.py used to shadow the installed package with python/ and skip
     them silently), none unsupported, all passing. Uses the committed tree (git archive HEAD)."""
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    py = env_dir / "bin" / "python"
-    src = tmp_path / "src"
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], check=True, capture_output=True).stdout
-    src.mkdir()
-    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", f"{src}[mlir,test]"], check=True, timeout=1800)
+    env_dir, src = fresh_install(tmp_path, "[mlir,test]")
     r = subprocess.run(
         [str(env_dir / "bin" / "lit"), "-v", "--param", "require_mlir=1", "--param", f"exec_root={tmp_path / 'out'}",
          str(src / "lit_tests" / "mlir")],
