@@ -13,10 +13,12 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from pypto_mlir import PtoError, parse_module, print_module, verify_module
+from pypto_mlir import PtoError, make_context, parse_module, print_module, verify_module
 from pypto_mlir.passes.analysis.affinity import AffinityAnalysis
-from pypto_mlir.passes.expand_mixed_kernel.gm_sync import collect_gm_syncs, emit_gm_syncs
+from pypto_mlir.passes.analysis.hazards import Dependence
+from pypto_mlir.passes.expand_mixed_kernel.gm_sync import gm_dependences
 from pypto_mlir.passes.expand_mixed_kernel.manual_push import adapt_manual_v2c_pushes
+from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
 from pypto_mlir.passes.expand_mixed_kernel.pipe_setup import build_pipe_setup, stamp_dual_aiv_dispatch
 from pypto_mlir.passes.expand_mixed_kernel.tfree import finalize_tfrees
 from pypto_mlir.passes.expand_mixed_kernel.verifier import verify_mixed_kernel_expanded
@@ -529,57 +531,31 @@ def test_manual_push_untouched_on_a2a3() -> None:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _by_name(f: func.FuncOp) -> dict[tuple[str, str], Operation]:
-    """Ops keyed by (op name, first result name or occurrence index) — how the tests pair clones."""
-    seen: dict[str, int] = {}
-    out: dict[tuple[str, str], Operation] = {}
-    for op in f.walk():
-        if op is f:
-            continue
-        if op.results and op.results[0].name_hint:
-            out[(op.name, op.results[0].name_hint)] = op
-        else:
-            k = seen.get(op.name, 0)
-            seen[op.name] = k + 1
-            out[(op.name, str(k))] = op
-    return out
+def _mixed_only(text: str) -> str:
+    """The mixed `@f` of a test module (the hand-split halves some texts carry are dropped)."""
+    return text[: text.index("  func.func @f_aic")] if "  func.func @f_aic" in text else text
 
 
 def gm(text: str, target: str = "a2a3") -> str:
-    """Run the GM-sync hooks on a module with the mixed `@f` and its hand-split `@f_aic`/`@f_aiv`, then finish."""
-    m = module(text, target)
-    fs = funcs(m)
-    orig, aic, aiv = fs["f"], fs["f_aic"], fs["f_aiv"]
-    syncs = collect_gm_syncs(orig, AffinityAnalysis(orig))
-    o, c, v = _by_name(orig), _by_name(aic), _by_name(aiv)
-    aic_map = {op: c[k] for k, op in o.items() if k in c}
-    aiv_map = {op: v[k] for k, op in o.items() if k in v}
-    emit_gm_syncs(syncs, aic_map, aiv_map)
-    finalize_tfrees(aic, "aic")
-    finalize_tfrees(aiv, "aiv")
-    build_pipe_setup(aic, aiv, "f", orig, target)
-    orig.detach()  # the mixed original is gone after the real pass
+    """Run ExpandMixedKernel on the mixed `@f` of `text` (its fences come from analysis/hazards.py)."""
+    m = module(_mixed_only(text), target)
+    ExpandMixedKernelPass().apply(make_context(), m)
     verify_module(m)
     verify_mixed_kernel_expanded(m)
     return print_module(m)
 
 
+def deps_of(text: str) -> list[Dependence]:
+    m = module(_mixed_only(text))
+    orig = funcs(m)["f"]
+    return gm_dependences(orig, AffinityAnalysis(orig))
+
+
 GM_STRAIGHT = """
-  func.func @f(%a: !pto.tensor<16x128xf32>, %w: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<incore>} {
+  func.func @f(%a: !pto.tensor<16x128xf32> {pto.out}, %w: !pto.tensor<16x128xf32> {pto.inout}) attributes {pto.kind = #pto.kind<incore>} {
     %acc = pto.create : !pto.tile<16x128xf32, acc>
     %w1 = pto.store %acc, %w[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
     %v = pto.load %w1[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
-    %e = pto.exp %v : !pto.tile<16x128xf32, vec>
-    %a1 = pto.store %e, %a[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
-    func.return
-  }
-  func.func @f_aic(%a: !pto.tensor<16x128xf32>, %w: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<aic>} {
-    %acc = pto.create : !pto.tile<16x128xf32, acc>
-    %w1 = pto.store %acc, %w[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
-    func.return
-  }
-  func.func @f_aiv(%a: !pto.tensor<16x128xf32>, %w: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<aiv>} {
-    %v = pto.load %w[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
     %e = pto.exp %v : !pto.tile<16x128xf32, vec>
     %a1 = pto.store %e, %a[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
     func.return
@@ -595,35 +571,42 @@ def test_gm_sync_straight_line() -> None:
     i = ops.index("%w_gm_sync = pto.tpop_from_aic")
     assert ops[i + 1 : i + 3] == ["pto.tfree_to_aic", "%v = pto.load"]
     assert "%w_gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>" in body_of(out, "f_aiv")
+    [dep] = deps_of(GM_STRAIGHT)
+    assert (dep.kind, dep.direction, dep.carried) == ("RAW", "c2v", False)
 
 
-def test_gm_sync_not_for_v2c_or_two_stores() -> None:
-    v2c = GM_STRAIGHT.replace("acc>", "vec>").replace("%acc = pto.create", "%acc = pto.create")
-    m = module(v2c)
-    orig = funcs(m)["f"]
-    assert collect_gm_syncs(orig, AffinityAnalysis(orig)) == []
+def test_gm_no_dependence_within_one_core_and_one_fence_for_two_stores() -> None:
+    same_core = GM_STRAIGHT.replace("acc>", "vec>")
+    assert deps_of(same_core) == []
     two = GM_STRAIGHT.replace(
         "    %v = pto.load %w1",
-        "    %w2 = pto.store %acc, %w1[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>\n    %v = pto.load %w1",
+        "    %w2 = pto.store %acc, %w1[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>\n    %v = pto.load %w2",
         1,
     )
-    m = module(two)
-    orig = funcs(m)["f"]
-    assert collect_gm_syncs(orig, AffinityAnalysis(orig)) == []
+    assert sorted(d.kind for d in deps_of(two)) == ["RAW", "RAW"]
+    out = gm(two)
+    assert ops_of(out, "f_aic").count("pto.tpush_to_aiv") == 1  # after the second store, it orders both
+    assert ops_of(out, "f_aic")[-3:] == ["%w2 = pto.store", "pto.tpush_to_aiv", "func.return"]
 
 
-def test_gm_sync_load_before_store_not_fenced() -> None:
+def test_gm_load_before_store_is_a_v2c_war() -> None:
     text = """
-  func.func @f(%w: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<incore>} {
+  func.func @f(%w: !pto.tensor<16x128xf32>, %o: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<incore>} {
     %v = pto.load %w[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+    %o1 = pto.store %v, %o[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
     %acc = pto.create : !pto.tile<16x128xf32, acc>
     %w1 = pto.store %acc, %w[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
     func.return
   }
 """
-    m = module(text)
-    orig = funcs(m)["f"]
-    assert collect_gm_syncs(orig, AffinityAnalysis(orig)) == []
+    [dep] = deps_of(text)
+    assert (dep.kind, dep.direction, dep.carried) == ("WAR", "v2c", False)
+    out = gm(text)
+    aiv = ops_of(out, "f_aiv")
+    assert aiv[aiv.index("%v = pto.load") + 1] == "pto.tpush_to_aic"
+    aic = ops_of(out, "f_aic")
+    i = aic.index("%w_gm_sync = pto.tpop_from_aiv")
+    assert aic[i + 1] == "pto.tfree_to_aiv" and aic.index("%w1 = pto.store") > i  # the ack comes before the store
 
 
 GM_LOOP = """
@@ -640,22 +623,6 @@ GM_LOOP = """
     }
     func.return
   }
-  func.func @f_aic(%a: !pto.tensor<16x128xf32>, %w: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<aic>} {
-    %acc = pto.create : !pto.tile<16x128xf32, acc>
-    %w1 = pto.store %acc, %w[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
-    func.return
-  }
-  func.func @f_aiv(%a: !pto.tensor<16x128xf32>, %w: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<aiv>} {
-    %c0 = arith.constant 0 : index
-    %c4 = arith.constant 4 : index
-    %c1 = arith.constant 1 : index
-    %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%o = %a) -> (!pto.tensor<16x128xf32>) {
-      %v = pto.load %w[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
-      %o1 = pto.store %v, %o[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
-      scf.yield %o1 : !pto.tensor<16x128xf32>
-    }
-    func.return
-  }
 """
 
 
@@ -667,9 +634,9 @@ def test_gm_sync_hoisted_out_of_loop() -> None:
     assert ops.count("pto.tpop_from_aic") + ops.count("%w_gm_sync = pto.tpop_from_aic") == 1
 
 
-def test_gm_sync_store_in_loop_load_after_not_fenced() -> None:
+def test_gm_store_in_loop_load_after_is_fenced_after_the_loop() -> None:
     text = """
-  func.func @f(%w: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<incore>} {
+  func.func @f(%w: !pto.tensor<16x128xf32>, %o: !pto.tensor<16x128xf32>) attributes {pto.kind = #pto.kind<incore>} {
     %c0 = arith.constant 0 : index
     %c4 = arith.constant 4 : index
     %c1 = arith.constant 1 : index
@@ -678,12 +645,48 @@ def test_gm_sync_store_in_loop_load_after_not_fenced() -> None:
       %w1 = pto.store %acc, %w[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
     }
     %v = pto.load %w[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+    %o1 = pto.store %v, %o[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
     func.return
   }
 """
-    m = module(text)
-    orig = funcs(m)["f"]
-    assert collect_gm_syncs(orig, AffinityAnalysis(orig)) == []
+    [dep] = deps_of(text)
+    assert (dep.kind, dep.carried, dep.after.name, dep.before.name) == ("RAW", False, "scf.for", "pto.load")
+    out = gm(text)
+    aic = ops_of(out, "f_aic")
+    assert aic[-4:] == ["}", "%gm_token = pto.create", "pto.tpush_to_aiv", "func.return"]
+    aiv = ops_of(out, "f_aiv")
+    i = aiv.index("%w_gm_sync = pto.tpop_from_aic")
+    assert aiv[i + 1 : i + 3] == ["pto.tfree_to_aic", "%v = pto.load"]
+
+
+def test_gm_accesses_in_the_two_regions_of_a_while_are_rejected() -> None:
+    text = """
+  func.func @f(%w: !pto.tensor<16x128xf32>, %o: !pto.tensor<16x128xf32>, %n: index) attributes {pto.kind = #pto.kind<incore>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.while (%i = %c0) : (index) -> index {
+      %v = pto.load %w[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+      %o1 = pto.store %v, %o[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+      %go = arith.cmpi slt, %i, %n : index
+      scf.condition(%go) %i : index
+    } do {
+    ^bb0(%j: index):
+      %acc = pto.create : !pto.tile<16x128xf32, acc>
+      %w1 = pto.store %acc, %w[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %j1 : index
+    }
+    func.return
+  }
+"""
+    with pytest.raises(PtoError, match="between the two regions of this scf.while"):
+        gm(text)
+
+
+def test_gm_sync_token_name_without_origin_name() -> None:
+    text = GM_STRAIGHT.replace("%w", "%0").replace("%0_gm", "%w_gm")
+    out = gm(text)
+    assert "%gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>" in out
 
 
 def test_setup_names_of_a_quoted_kernel_name_are_valid_ssa_names() -> None:
@@ -696,21 +699,3 @@ def test_setup_names_of_a_quoted_kernel_name_are_valid_ssa_names() -> None:
     assert "%my_f_c2v_slot_buffer = pto.reserve_buffer" in out
     assert print_module(parse_module(out)) == out
 
-
-def test_gm_sync_skipped_when_a_side_lost_its_op() -> None:
-    """No half-fence: if the AIV no longer has the load (or its enclosing op), neither side gets a fence op."""
-    m = module(GM_STRAIGHT)
-    fs = funcs(m)
-    orig, aic, aiv = fs["f"], fs["f_aic"], fs["f_aiv"]
-    syncs = collect_gm_syncs(orig, AffinityAnalysis(orig))
-    assert len(syncs) == 1 and syncs[0].origin_name == "w"
-    o, c = _by_name(orig), _by_name(aic)
-    emit_gm_syncs(syncs, {op: c[k] for k, op in o.items() if k in c}, {})
-    out = print_module(m)
-    assert "tpush_to_aiv" not in out and "gm_sync" not in out
-
-
-def test_gm_sync_token_name_without_origin_name() -> None:
-    text = GM_STRAIGHT.replace("%w", "%0").replace("%0_gm", "%w_gm")
-    out = gm(text)
-    assert "%gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>" in out

@@ -23,14 +23,6 @@ EMK_ALONE = (
 # Findings the interpreter reports on the lit corpus that are not (yet) fixed, with the reason; they are reported
 # as xfail (with the reason) instead of failing the suite.  Every other mismatch fails.
 KNOWN: dict[str, str] = {
-    "lit_tests/expand_mixed_kernel/gm_tensor_remap.mlir#0": (
-        "@k: a vector store to GM read back by a cube load (V->C through GM) is not fenced (the reference fences "
-        "only C->V), so the AIC can load the scratch tensor before the AIV stored it: a data race"
-    ),
-    "lit_tests/expand_mixed_kernel/protocol_gm_sync.mlir#0": (
-        "@unfenced: a GM store/load pair across cores that the reference deliberately leaves unfenced "
-        "(cross-scope pair): the AIC runs ahead of the AIV load, a data race"
-    ),
     "lit_tests/expand_mixed_kernel/protocol_setup.mlir#2": (
         "the input reads get_subblock_idx in a full-width AUTO-split kernel (lane 0 before the split), so the "
         "split program legitimately differs; not a meaningful program to compare"

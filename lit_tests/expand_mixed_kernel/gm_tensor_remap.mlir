@@ -3,14 +3,18 @@
 
 // Dangling GM tensor references are remapped to the parameter they are the buffer of.
 // A GM exchange through an {pto.inout} parameter: the AIC's load of the (pruned) vector store's result reads the
-// parameter itself.  (The GM ordering between the two kernels is the pipe protocol's business.)  The AIV's
-// return of the (pruned) cube store's result returns the output parameter.
+// parameter itself.  The AIV's return of the (pruned) cube store's result returns the output parameter.  The
+// V->C exchange through %scratch is fenced (analysis/hazards.py): the AIV pushes after its store, the AIC pops
+// before its load.
 // CHECK-LABEL: func.func @k_aic(
 // CHECK-NOT: pto.exp
-// CHECK: %m = pto.load %scratch[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, mat>
+// CHECK: %scratch_gm_sync = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<16x16xf32, mat>
+// CHECK-NEXT: pto.tfree_to_aiv %scratch_gm_sync
+// CHECK-NEXT: %m = pto.load %scratch[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, mat>
 // CHECK-NEXT: %o2 = pto.store %m, %o[0, 0]
 // CHECK-LABEL: func.func @k_aiv(
 // CHECK: %s1 = pto.store %e, %scratch[0, 0]
+// CHECK: pto.tpush_to_aic
 // CHECK-NOT: pto.load %s1
 // CHECK: func.return %o : !pto.tensor<16x16xf32>
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
@@ -26,14 +30,18 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
   // A GM tensor carry the AIC keeps (a cube store writes it in the loop) whose init is a vector store result:
   // the init is remapped to the output parameter, never re-materialised (no vector store on the AIC).  On the
-  // AIV the carry's cube update is pruned, so it yields itself.
+  // AIV the carry's cube update is pruned, so it yields itself.  The cube's store into the carried tensor comes
+  // after the vector store into its init (WAW through the iter_arg): fenced V->C before the loop.
   // CHECK-LABEL: func.func @carry_aic(
   // CHECK-NOT: pto.store %v
-  // CHECK: %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%t = %o) -> (!pto.tensor<16x16xf32>) {
+  // CHECK: %o_gm_sync = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<16x16xf32, mat>
+  // CHECK-NEXT: pto.tfree_to_aiv %o_gm_sync
+  // CHECK-NEXT: %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%t = %o) -> (!pto.tensor<16x16xf32>) {
   // CHECK: %t2 = pto.store %c, %t[0, 0]
   // CHECK-NEXT: scf.yield %t2
   // CHECK-LABEL: func.func @carry_aiv(
   // CHECK: %o1 = pto.store %v, %o[0, 0]
+  // CHECK: pto.tpush_to_aic
   // CHECK-NEXT: %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%t = %o1) -> (!pto.tensor<16x16xf32>) {
   // CHECK-NEXT: scf.yield %t
   // CHECK: func.return %r

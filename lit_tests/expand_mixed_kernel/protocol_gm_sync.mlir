@@ -1,10 +1,12 @@
 // RUN: pypto-opt %s --expand-mixed-kernel | filecheck %s
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --expand-mixed-kernel | filecheck %s
 
-// GM-mediated sync (reference §6): a cube store that the vector side later loads is fenced by a data-less
-// handshake — `tpush_to_aiv` of the stored tile right after the store, a `%<origin>_gm_sync` token popped
-// (and freed at once) right before the load, or before the op of the store's block that encloses a nested
-// load (hoisted out of the loop).  The same on both targets.
+// GM-mediated sync (reference §6, from analysis/hazards.py): a cube store that the vector side later loads is
+// fenced by a data-less handshake — `tpush_to_aiv` of the stored tile right after the store, a
+// `%<origin>_gm_sync` token popped (and freed at once) right before the load, or before the op of the store's
+// block that encloses a nested load (hoisted out of the loop).  Beyond the reference: the WAR of a scratch
+// tensor reused by the next iteration, V->C exchanges and cross-scope pairs are fenced too (more in
+// gm_hazards.mlir).  The same on both targets.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // Straight line: the workspace %ws is written by the cube and read back by the vector side.
   // CHECK-LABEL: func.func @straight_aic(
@@ -67,11 +69,14 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %res : !pto.tensor<16x128xf32>
   }
 
-  // Store and load both inside the loop body: fenced inside the loop, every iteration.
+  // Store and load both inside the loop body: fenced inside the loop, every iteration; and the next iteration's
+  // store must wait for this iteration's load (WAR): a V->C acknowledgement popped at the end of the iteration.
   // CHECK-LABEL: func.func @in_loop_aic(
   // CHECK:      scf.for
   // CHECK:        pto.store %y, %ws[0, 0]
   // CHECK-NEXT:   pto.tpush_to_aiv %y
+  // CHECK-NEXT:   %ws_gm_sync = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<16x128xf32, mat>
+  // CHECK-NEXT:   pto.tfree_to_aiv %ws_gm_sync
   // CHECK-LABEL: func.func @in_loop_aiv(
   // CHECK:      scf.for
   // CHECK:        %ws_gm_sync = pto.tpop_from_aic
@@ -98,16 +103,25 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %res : !pto.tensor<16x128xf32>
   }
 
-  // Not fenced: a vector store read back by the cube (V->C through GM), and a cube store inside a loop whose
-  // load comes after the loop (different scopes).  No cross-core op remains, so no pipe setup either.
+  // Not fenced by the reference, fenced here: a vector store read back by the cube (V->C through GM: the AIV
+  // pushes its stored tile, the AIC pops before its load), and a cube store inside a loop whose load comes
+  // after the loop (a token pushed after the loop, popped before the load).
   // CHECK-LABEL: func.func @unfenced_aic(
-  // CHECK-NOT:  pto.tpush_to_aiv
-  // CHECK-NOT:  initialize_pipe
-  // CHECK:      func.return
+  // CHECK:      pto.aic_initialize_pipe {{.*}}dir_mask = 3 : i64
+  // CHECK:      %ws_gm_sync = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<16x128xbf16, mat>
+  // CHECK-NEXT: pto.tfree_to_aiv %ws_gm_sync
+  // CHECK-NEXT: %m = pto.load %ws[0, 0]
+  // CHECK:      scf.for
+  // CHECK:      }
+  // CHECK-NEXT: %gm_token = pto.create : !pto.tile<16x128xf32, acc>
+  // CHECK-NEXT: pto.tpush_to_aiv %gm_token {split = 0 : i64}
+  // CHECK-NEXT: func.return
   // CHECK-LABEL: func.func @unfenced_aiv(
-  // CHECK-NOT:  pto.tpop_from_aic
-  // CHECK-NOT:  initialize_pipe
-  // CHECK:      func.return
+  // CHECK:      %ws_1 = pto.store %x_vec, %ws[0, 0]
+  // CHECK:      pto.tpush_to_aic
+  // CHECK:      %ws2_gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>
+  // CHECK-NEXT: pto.tfree_to_aic %ws2_gm_sync
+  // CHECK-NEXT: %v = pto.load %ws2[0, 0]
   func.func @unfenced(%x: !pto.tensor<16x128xbf16>, %k: !pto.tensor<128x16xbf16>,
                       %r: !pto.tensor<16x16xf32> {pto.out}, %ws: !pto.tensor<16x128xbf16> {pto.inout},
                       %ws2: !pto.tensor<16x128xf32> {pto.inout},

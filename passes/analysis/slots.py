@@ -52,7 +52,7 @@ def _yielded(block: Block) -> list[SSAValue]:
     if isinstance(term, scf.YieldOp):
         return list(term.operands)
     if isinstance(term, scf.ConditionOp):
-        return list(term.arguments)
+        return list(term.args)
     return []
 
 

@@ -1,19 +1,33 @@
-"""GM-mediated cross-core sync (reference §6 "GM cross-lane sync"; seed "经 GM 中转的跨核依赖", step 2a).
+"""GM-mediated cross-core sync (reference §6 "GM cross-lane sync"; seed "经 GM 中转的跨核依赖", step 2a), built
+on the hazard analysis (`analysis/hazards.py`) instead of the reference's rules.
 
-A cube `pto.store` into a GM tensor that the vector side later `pto.load`s is a cross-core dependency no
-`pto.move` shows.  It is fenced with a data-less handshake: the AIC pushes the stored tile right after the
-store, the AIV pops a token right before the load (and frees it at once, see `tfree.py`).
+The reference fences only a cube store that is the *only* store of its tensor and is followed, in its block,
+by a vector load; it misses a WAR on a scratch tensor reused across iterations, several stores before a
+load, a load that reads the previous iteration's store, V->C exchanges through GM and pairs in different
+scopes.  Here every cross-core dependence (RAW, WAR, WAW; C->V and V->C; within an iteration and
+loop-carried) that no transfer orders already gets a fence.
 
-Considered: stores and loads whose own affinity is single-sided (cube or vector).  The *origin* of a tensor is
-found by following `pto.store` results back to their destination.  For each origin, in store order, a fence
-is emitted iff
-  1. exactly one store (on either side) writes that origin,
-  2. that store is a cube store, and
-  3. a vector load of the origin comes later in the store's block, or inside an op that comes later in it;
-     the earliest such load is used.
-When the load is nested (inside a loop or branch after the store), the pop is hoisted to just before that
-op in the store's block, so the push and the pop execute the same number of times.  A vector store read by
-the cube (V->C) is never fenced: the raw tile would need the V->C fractal adapter.
+A fence is a handshake on the kernel's pipe (pipe 0), written into the *mixed* function before the split, so
+that the split puts each half on its side and keeps it in program order:
+
+    <src op>                                  // the op holding the first access
+    [%tok = pto.create : T]                   // the token, when the access's own tile cannot be sent
+    pto.tpush_to_aiv %tile {split = 0}        // C->V (the producer is the cube); V->C: pto.tpush_to_aic
+    ...                                       // no cross-core op in between
+    %<tensor>_gm_sync = pto.tpop_from_aic {split = 0} : T'   // V->C: pto.tpop_from_aiv, in `mat`
+    <sink op>                                 // the op holding the second access (or the iteration's end)
+
+and tfree placement frees the token right after its pop.  The token is the stored (or loaded) tile when
+the access sits directly in the fence's block and its tile is static and fully valid (the reference sends
+the stored tile); otherwise a `pto.create` of the same static shape.
+
+Placement (the deadlock-freedom argument is in docs/expand-mixed-kernel-protocol.md):
+- the push goes right after src's op; the pop as late as possible: right before sink's op (the iteration's
+  terminator for a loop-carried dependence), but never after an op that is or holds a cross-core transfer
+  (of either direction), so the consumer runs only non-blocking code between the push point and the pop;
+- fences are placed innermost block first, and in a block from the last push point backwards; a dependence
+  that a transfer (or an earlier fence) already orders gets none; dependences sharing a block, a push point
+  and a direction share one fence (popped before the earliest sink).
 """
 
 from __future__ import annotations
@@ -21,128 +35,114 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import func
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, Operation
+from xdsl.traits import IsTerminator
 
-from pypto_mlir.dialects.pto_ops import LoadOp, StoreOp, TPopFromAicOp, TPushToAivOp
-from pypto_mlir.dialects.pto_types import TileType
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import CreateOp, TPopFromAicOp, TPopFromAivOp, TPushToAicOp, TPushToAivOp
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
+from ..analysis.hazards import Access, Dependence, dependences, gm_accesses, has_transfer, is_ordered
 from ..common import with_loc
 from .pipe_metadata import set_name_hint
 
+_CORE = {Affinity.CUBE: "aic", Affinity.VECTOR: "aiv"}
+
 
 @dataclass
-class GmSync:
-    store: Operation
-    load: Operation
-    anchor: Operation | None = None
-    """The op of the store's block before which the token is popped: the load itself, or the op enclosing it."""
-    origin_name: str | None = None
+class _Fence:
+    deps: list[Dependence]
+
+    @property
+    def first(self) -> Dependence:
+        return self.deps[0]
 
 
-def gm_origin(v: SSAValue, memo: dict[SSAValue, SSAValue] | None = None) -> SSAValue:
-    """Follow `pto.store` results back to the tensor they write.
-
-    With `memo`, every value passed on the way is remembered with its origin, so resolving all the stores of
-    a chain costs one walk of the chain, not one per store."""
-    path: list[SSAValue] = []
-    while isinstance(v, OpResult) and isinstance(v.op, StoreOp) and len(path) < 10000:
-        if memo is not None and v in memo:
-            v = memo[v]
-            break
-        path.append(v)
-        v = v.op.dest
-    if memo is not None:
-        for p in path:
-            memo[p] = v
-    return v
+def _depth(block: Block) -> int:
+    n = 0
+    parent = block.parent_op()
+    while parent is not None and parent.parent_block() is not None:
+        n += 1
+        parent = parent.parent_block().parent_op()  # type: ignore[union-attr]
+    return n
 
 
-def collect_gm_syncs(f: func.FuncOp, affinity: AffinityAnalysis) -> list[GmSync]:
-    """The C->V GM fences of the mixed function `f` (before it is split)."""
-    stores: list[StoreOp] = []
-    loads: list[LoadOp] = []
-    for op in f.walk():
-        if isinstance(op, StoreOp) and affinity.get(op) in (Affinity.CUBE, Affinity.VECTOR):
-            stores.append(op)
-        elif isinstance(op, LoadOp) and affinity.get(op) == Affinity.VECTOR:
-            loads.append(op)
-    memo: dict[SSAValue, SSAValue] = {}
-    by_origin: dict[SSAValue, list[StoreOp]] = {}
-    for st in stores:
-        by_origin.setdefault(gm_origin(st.dest, memo), []).append(st)
-    loads_of: dict[SSAValue, list[LoadOp]] = {}
-    for ld in loads:
-        loads_of.setdefault(gm_origin(ld.source, memo), []).append(ld)
-    orders = _BlockOrders()
-    syncs: list[GmSync] = []
-    for origin, group in by_origin.items():
-        if len(group) != 1:
+def gm_dependences(f: func.FuncOp, affinity: AffinityAnalysis) -> list[Dependence]:
+    """The cross-core GM dependences of the mixed function `f` (located error if one cannot be fenced)."""
+    return dependences(gm_accesses(list(f.walk()), lambda op: _CORE.get(affinity.get(op))))
+
+
+def insert_gm_fences(f: func.FuncOp, affinity: AffinityAnalysis) -> int:
+    """Fence every cross-core GM dependence of the mixed function `f` that no transfer orders; returns how
+    many fences were written (the caller recomputes the affinity when any was)."""
+    groups: dict[tuple[Block, Operation, str], _Fence] = {}
+    for dep in gm_dependences(f, affinity):
+        if is_ordered(dep):
             continue
-        st = group[0]
-        if affinity.get(st) != Affinity.CUBE or not isinstance(st.tile.type, TileType):
-            continue
-        match = _earliest_later_load(st, loads_of.get(origin, []), orders)
-        if match is None:
-            continue
-        load, anchor = match
-        syncs.append(GmSync(st, load, anchor, origin.name_hint))
-    return syncs
+        groups.setdefault((dep.block, dep.after, dep.direction), _Fence([])).deps.append(dep)
+    order = sorted(
+        groups.values(),
+        key=lambda g: (-_depth(g.first.block), -g.first.block.get_operation_index(g.first.after)),
+    )
+    written = 0
+    for fence in order:
+        live = [d for d in fence.deps if not is_ordered(d)]  # a fence placed since may order it now
+        if live:
+            _write_fence(live)
+            written += 1
+    return written
 
 
-class _BlockOrders:
-    """Positions of the ops of a block (its own ops, and every op nested in it in walk order), computed once
-    per block."""
-
-    def __init__(self) -> None:
-        self._own: dict[Block, dict[Operation, int]] = {}
-        self._walk: dict[Block, dict[Operation, int]] = {}
-
-    def own(self, block: Block) -> dict[Operation, int]:
-        if block not in self._own:
-            self._own[block] = {op: i for i, op in enumerate(block.ops)}
-        return self._own[block]
-
-    def walk(self, block: Block) -> dict[Operation, int]:
-        if block not in self._walk:
-            self._walk[block] = {op: i for i, op in enumerate(block.walk())}
-        return self._walk[block]
+def _token_type(acc: Access, space: str) -> TileType:
+    t = acc.tile.type
+    assert isinstance(t, TileType)
+    shape = t.get_shape()
+    if any(d == DYNAMIC for d in shape):
+        raise PtoError(
+            f"ExpandMixedKernel: this '{acc.op.name}' takes part in a cross-core GM dependence, but its tile has "
+            f"a dynamic shape, so no fence token of its size can be sent through the pipe; give the tile a static "
+            f"shape (with a dynamic valid region) or use separate buffers for the two cores",
+            op=acc.op,
+        )
+    return TileType.get(list(shape), t.element_type, space)
 
 
-def _earliest_later_load(
-    st: StoreOp, loads: list[LoadOp], orders: _BlockOrders
-) -> tuple[LoadOp, Operation] | None:
-    """The first (in walk order) of `loads` (those of the store's origin) that comes after `st` in its block,
-    with the op of that block that is or encloses it."""
-    block = st.parent_block()
-    if block is None:
-        return None
-    order = orders.own(block)
-    here = order[st]
-    best: tuple[int, LoadOp, Operation] | None = None
-    for ld in loads:
-        anchor = block.find_ancestor_op_in_block(ld)  # the op of the store's block that is (or encloses) the load
-        if anchor is None or order[anchor] <= here:
-            continue
-        key = orders.walk(block).get(ld, 0)
-        if best is None or key < best[0]:
-            best = (key, ld, anchor)
-    return (best[1], best[2]) if best is not None else None
+def _write_fence(deps: list[Dependence]) -> None:
+    dep = deps[0]
+    block, after, d = dep.block, dep.after, dep.direction
+    src = dep.src
+    producer_space = (src.tile.type.space if d == "c2v" else "vec")  # type: ignore[attr-defined]
+    t = src.tile.type
+    direct = (
+        after is src.op
+        and isinstance(t, TileType)
+        and t.is_static()
+        and list(t.get_valid()) == list(t.get_shape())
+    )
+    new: list[Operation] = []
+    if direct:
+        token = src.tile
+    else:
+        create = with_loc(CreateOp(_token_type(src, producer_space)), after)
+        set_name_hint(create.results[0], "gm_token")
+        new.append(create)
+        token = create.results[0]
+    push = with_loc((TPushToAivOp if d == "c2v" else TPushToAicOp)(token, split=0), src.op)
+    new.append(push)
+    anchor = after
+    for op in new:
+        block.insert_op_after(op, anchor)
+        anchor = op
 
-
-def emit_gm_syncs(syncs: list[GmSync], aic_map: dict[Operation, Operation], aiv_map: dict[Operation, Operation]) -> None:
-    """Insert each fence into the split bodies (skipped when either side no longer has its op)."""
-    for sync in syncs:
-        anchor = sync.anchor if sync.anchor is not None else sync.load
-        st = aic_map.get(sync.store)
-        at = aiv_map.get(anchor)
-        if not isinstance(st, StoreOp) or at is None or at.parent_block() is None or st.parent_block() is None:
-            continue
-        stored = st.tile.type
-        assert isinstance(stored, TileType)
-        push = with_loc(TPushToAivOp(st.tile, split=0), st)
-        st.parent_block().insert_op_after(push, st)  # type: ignore[union-attr]
-        token_type = TileType.get(stored.get_shape(), stored.element_type, "vec")
-        pop = with_loc(TPopFromAicOp(token_type, split=0), at)
-        set_name_hint(pop.result, f"{sync.origin_name}_gm_sync" if sync.origin_name else "gm_sync")
-        at.parent_block().insert_op_before(pop, at)  # type: ignore[union-attr]
+    # The pop: before the earliest sink, but no later than the first op that is or holds a transfer.
+    sinks = {x.before for x in deps}
+    at = push.next_op
+    while at is not None and at not in sinks and not at.has_trait(IsTerminator) and not has_transfer(at):
+        at = at.next_op
+    assert at is not None  # every block ends with its terminator
+    pop_type = _token_type(src, "vec" if d == "c2v" else "mat")
+    pop = with_loc((TPopFromAicOp if d == "c2v" else TPopFromAivOp)(pop_type, split=0), dep.sink.op)
+    roots = sorted(r.name_hint for x in deps for r in x.src.roots & x.sink.roots if r.name_hint)
+    set_name_hint(pop.results[0], f"{roots[0]}_gm_sync" if roots else "gm_sync")
+    block.insert_op_before(pop, at)

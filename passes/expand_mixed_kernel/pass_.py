@@ -3,8 +3,8 @@
 Structural half (this file, `split.py`, `boundaries.py`, `repair.py`, `group.py`, `lineage.py`), following
 `expand-mixed-kernel.reference.md` §1-§3, §5, §6, §7.2; the pipe protocol half (`gm_sync.py`, `tfree.py`,
 `pipe_setup.py`, `manual_push.py`, `verifier.py`) is called from `ExpandMixedIncoreKernel`, per expanded
-function in this order: `collect_gm_syncs` on the mixed body, then (after the split and the loop repair)
-`emit_gm_syncs`, `finalize_tfrees` on each side, `build_pipe_setup`, `stamp_dual_aiv_dispatch`; and once per
+function in this order: `insert_gm_fences` on the mixed body (then the affinity is recomputed), then (after the
+split and the loop repair) `finalize_tfrees` on each side, `build_pipe_setup`, `stamp_dual_aiv_dispatch`; and once per
 module `adapt_manual_v2c_pushes`, then `verify_mixed_kernel_expanded`.
 
 Phases (module pass, driven by rewrite patterns):
@@ -43,7 +43,7 @@ from ..analysis.transpose_hazard import find_transpose_hazard
 from ..common import kind_of, old_heap_frozen, require_target, set_kind, split_mode
 from .boundaries import boundary_patterns
 from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function, top_level_callers
-from .gm_sync import collect_gm_syncs, emit_gm_syncs
+from .gm_sync import insert_gm_fences
 from .manual_push import adapt_manual_v2c_pushes
 from .pipe_setup import build_pipe_setup, stamp_dual_aiv_dispatch
 from .repair import finalize_split_body
@@ -170,11 +170,11 @@ class ExpandMixedIncoreKernel(RewritePattern):
                     op=op,
                 )
         target = self.state.target
-        syncs = collect_gm_syncs(op, affinity)
+        if insert_gm_fences(op, affinity):
+            affinity = AffinityAnalysis(op)  # the fences are cube and vector ops of the mixed body
         aic = build_side(op, "aic", target, affinity, aic_name)
         aiv = build_side(op, "aiv", target, affinity, aiv_name)
         rewriter.insert([aic.func, aiv.func], InsertPoint.before(op))
-        emit_gm_syncs(syncs, aic.op_map(), aiv.op_map())
         finalize_tfrees(aic.func, "aic")
         finalize_tfrees(aiv.func, "aiv")
         build_pipe_setup(aic.func, aiv.func, name, op, target)

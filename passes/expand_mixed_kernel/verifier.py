@@ -19,7 +19,10 @@ AIC/AIV kernels must keep too; it raises a `PtoError` at the first violation, lo
    out to a reader, and no more slots of a pipe are held at once than its `local_slot_num`, else its
    slot_num (the ring depth);
 7. an import_peer_buffer names an existing peer function of the other side that reserves that buffer, the
-   reserve is large enough for `slot_size x depth`, and the two initializers agree.
+   reserve is large enough for `slot_size x depth`, and the two initializers agree;
+8. for an AIC/AIV pair linked by an import and taking the same parameters: every cross-core dependence between
+   their GM accesses (`analysis/hazards.py: check_split_pair`) is ordered by a transfer, within the iteration
+   one way or the other, and across iterations the other way when they share a loop.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from .pipe_metadata import (
     side_of,
     transfer_bytes,
 )
+from ..analysis.hazards import check_split_pair
 from ..analysis.slots import TFREE_OPS, TPOP_OPS, block_chains, live_escapes
 from .tfree import check_local_depth
 
@@ -106,6 +110,28 @@ def verify_mixed_kernel_expanded(module: ModuleOp) -> None:
             _check_incore_not_mixed(f)
         elif kind in ("aic", "aiv"):
             _check_kernel(f, side_of(kind), target, funcs)
+    for aic, aiv in _pairs(funcs):
+        check_split_pair(aic, aiv)
+
+
+def _pairs(funcs: dict[str, func.FuncOp]) -> list[tuple[func.FuncOp, func.FuncOp]]:
+    """AIC/AIV kernels linked by an import_peer_buffer and taking the same parameters (a split pair)."""
+    out: dict[tuple[str, str], tuple[func.FuncOp, func.FuncOp]] = {}
+    for f in funcs.values():
+        kind = kind_of(f)
+        if kind not in ("aic", "aiv") or not f.body.blocks:
+            continue
+        for op in f.walk():
+            if not isinstance(op, ImportPeerBufferOp):
+                continue
+            peer = funcs.get(op.peer_func.root_reference.data)
+            if peer is None or not peer.body.blocks or kind_of(peer) not in ("aic", "aiv") or kind_of(peer) == kind:
+                continue
+            aic, aiv = (f, peer) if kind == "aic" else (peer, f)
+            if aic.function_type.inputs != aiv.function_type.inputs:
+                continue
+            out[(aic.sym_name.data, aiv.sym_name.data)] = (aic, aiv)
+    return list(out.values())
 
 
 # -- 1. no mixed incore ------------------------------------------------------------------------------------------

@@ -1,0 +1,413 @@
+"""Cross-core dependences through GM tensors: which accesses must happen before which, and whether a pipe
+transfer already orders them (the one hazard analysis: ExpandMixedKernel places its fences from it, the
+MixedKernelExpanded verifier checks the split output with it).
+
+*Accesses.*  A `pto.load` reads a GM tensor, a `pto.store` writes one.  Each access runs on one core: the
+AIC (cube) or the AIV (vector; a vector access runs on every AIV lane).  The tensor it touches is named by its
+*roots*: the function arguments (or other tensor-producing values) it can be, following `pto.store` results
+to their destination and control flow (`scf.if` results, `scf.for`/`scf.while` results and loop arguments)
+to every value that can flow in (`analysis.slots.flow_sources`).  Two accesses *conflict* when their roots
+meet, they run on different cores, and one of them writes.  Distinct function arguments are taken not to
+alias (the caller passes distinct buffers), and the whole tensor is one location (offsets are not compared).
+
+*Dependences.*  For a conflicting pair, each order `src -> sink` that the sequential (mixed) program has is a
+dependence the split program must keep, in the direction src's core -> sink's core (C->V or V->C):
+
+- RAW (src writes, sink reads), WAR (src reads, sink writes), WAW (both write);
+- *within an iteration*: in the innermost block holding both (their common block), the op that holds src
+  comes before the op that holds sink.  The fence lives in that block: after src's op, before sink's op;
+- *loop-carried*: otherwise (sink's op comes first, or both sit in the two branches of one `scf.if`), src in
+  iteration k precedes sink in iteration k+1 of the innermost loop around the common block.  The fence lives
+  in that loop's body: after src's op, before the end of the iteration.  Outside any loop there is nothing
+  to order.  A within-iteration fence also orders every later iteration, so it covers the carried order.
+- Accesses in the two regions of one `scf.while` (condition and body) cannot be fenced in one block: that
+  is rejected with a located error.
+
+*Ordered already.*  A transfer of the dependence's direction that the producer runs after src and the
+consumer runs before sink orders the pair (a pop waits for its push): in the fence block, a boundary (a
+crossing `pto.move`, `aiv_shard`, `aic_gather`) or a tpush followed by a tpop, between the two ops — for a
+carried dependence, after src's op or before sink's op in the body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.dialects import scf
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import (
+    AicGatherOp,
+    AivShardOp,
+    LoadOp,
+    StoreOp,
+    TPopFromAicOp,
+    TPopFromAivOp,
+    TPushToAicOp,
+    TPushToAivOp,
+)
+
+from .affinity import is_boundary_move, move_direction
+from .slots import flow_sources
+
+CORE_NAME = {"aic": "AIC (cube)", "aiv": "AIV (vector)"}
+
+
+@dataclass(frozen=True)
+class Access:
+    """One GM access: `op` (a load or a store) on `core` ("aic" / "aiv")."""
+
+    op: Operation
+    core: str
+    write: bool
+    roots: frozenset[SSAValue]
+
+    @property
+    def tile(self) -> SSAValue:
+        """The tile the access stores or loads."""
+        return self.op.tile if isinstance(self.op, StoreOp) else self.op.results[0]  # type: ignore[attr-defined]
+
+    @property
+    def tensor(self) -> SSAValue:
+        return self.op.dest if isinstance(self.op, StoreOp) else self.op.source  # type: ignore[attr-defined]
+
+
+@dataclass
+class Dependence:
+    """`src` must happen before `sink`; a fence for it lives in `block`: after `after` (the op of `block`
+    holding src), before `before` (the op holding sink; None: before the end of the iteration)."""
+
+    kind: str  # RAW | WAR | WAW
+    src: Access
+    sink: Access
+    block: Block
+    after: Operation
+    before: Operation | None
+    carried: bool
+
+    @property
+    def direction(self) -> str:
+        return "c2v" if self.src.core == "aic" else "v2c"
+
+    def describe(self) -> str:
+        how = "in a later iteration" if self.carried else "later in the same iteration"
+        return (
+            f"{self.kind}: the {CORE_NAME[self.src.core]} '{self.src.op.name}' must complete before the "
+            f"{CORE_NAME[self.sink.core]} '{self.sink.op.name}' {how}"
+        )
+
+
+# -- roots and accesses ---------------------------------------------------------------------------------------------
+
+
+def tensor_roots(v: SSAValue, memo: dict[SSAValue, frozenset[SSAValue]] | None = None) -> frozenset[SSAValue]:
+    """The values a GM tensor value can be: store results are their destination, control flow passes values
+    on (every alternative counts: a may-alias set); anything else is its own root."""
+    memo = {} if memo is None else memo
+    if v in memo:
+        return memo[v]
+    memo[v] = frozenset()  # in progress: a loop cycle adds nothing new
+    if isinstance(v, OpResult) and isinstance(v.op, StoreOp):
+        out = tensor_roots(v.op.dest, memo)
+    else:
+        alts = flow_sources(v)
+        out = frozenset().union(*(tensor_roots(x, memo) for alt in alts for x in alt)) if alts else frozenset({v})
+    memo[v] = out
+    return out
+
+
+def gm_accesses(ops: list[Operation], core_of: Callable[[Operation], str | None]) -> list[Access]:
+    """The loads and stores among `ops` that run on one core (`core_of` gives "aic", "aiv" or None)."""
+    memo: dict[SSAValue, frozenset[SSAValue]] = {}
+    out: list[Access] = []
+    for op in ops:
+        if isinstance(op, (LoadOp, StoreOp)):
+            core = core_of(op)
+            if core not in ("aic", "aiv"):
+                continue
+            write = isinstance(op, StoreOp)
+            out.append(Access(op, core, write, tensor_roots(op.dest if write else op.source, memo)))
+    return out
+
+
+# -- dependences ----------------------------------------------------------------------------------------------------
+
+
+def _blocks_up(op: Operation) -> list[Block]:
+    """The blocks holding `op`, innermost first."""
+    out: list[Block] = []
+    b = op.parent_block()
+    while b is not None:
+        out.append(b)
+        parent = b.parent_op()
+        b = parent.parent_block() if parent is not None else None
+    return out
+
+
+def _common_block(a: Operation, b: Operation) -> Block | None:
+    up_b = set(_blocks_up(b))
+    return next((blk for blk in _blocks_up(a) if blk in up_b), None)
+
+
+def _enclosing_loop_block(block: Block) -> Block | None:
+    """The block of the innermost `scf.for`/`scf.while` around (or equal to) `block` that holds `block`."""
+    b: Block | None = block
+    while b is not None:
+        parent = b.parent_op()
+        if isinstance(parent, (scf.ForOp, scf.WhileOp)):
+            return b
+        b = parent.parent_block() if parent is not None else None
+    return None
+
+
+def _kind(src: Access, sink: Access) -> str:
+    return "WAW" if src.write and sink.write else ("RAW" if src.write else "WAR")
+
+
+def dependences(accesses: list[Access]) -> list[Dependence]:
+    """Every cross-core dependence among `accesses` (both orders of each conflicting pair that the program has)."""
+    out: list[Dependence] = []
+    for i, a in enumerate(accesses):
+        for b in accesses[i + 1:]:
+            if a.core == b.core or not (a.write or b.write) or not (a.roots & b.roots):
+                continue
+            for src, sink in ((a, b), (b, a)):
+                dep = _dependence(src, sink)
+                if dep is not None:
+                    out.append(dep)
+    return out
+
+
+def _dependence(src: Access, sink: Access) -> Dependence | None:
+    block = _common_block(src.op, sink.op)
+    if block is None:
+        return None
+    s_op = block.find_ancestor_op_in_block(src.op)
+    k_op = block.find_ancestor_op_in_block(sink.op)
+    assert s_op is not None and k_op is not None
+    if s_op is not k_op and block.get_operation_index(s_op) < block.get_operation_index(k_op):
+        return Dependence(_kind(src, sink), src, sink, block, s_op, k_op, carried=False)
+    if s_op is k_op and isinstance(s_op, scf.WhileOp):
+        raise PtoError(
+            f"ExpandMixedKernel: cannot order a cross-core GM dependence between the two regions of this "
+            f"scf.while ({_kind(src, sink)} between the {CORE_NAME[src.core]} '{src.op.name}' and the "
+            f"{CORE_NAME[sink.core]} '{sink.op.name}' on one tensor): a fence needs both accesses in one block of "
+            f"the loop; move the access out of the condition region into the body (or use another buffer)",
+            op=sink.op,
+        )
+    loop_block = _enclosing_loop_block(block)
+    if loop_block is None:
+        return None  # sink runs before src and never again
+    s_op = loop_block.find_ancestor_op_in_block(src.op)
+    k_op = loop_block.find_ancestor_op_in_block(sink.op)
+    assert s_op is not None and k_op is not None
+    return Dependence(_kind(src, sink), src, sink, loop_block, s_op, k_op, carried=True)
+
+
+# -- ordered by a transfer ------------------------------------------------------------------------------------------
+
+
+_PIPE_ROLES: dict[type[Operation], tuple[str, str]] = {
+    TPushToAivOp: ("c2v", "push"),
+    TPopFromAicOp: ("c2v", "pop"),
+    TPushToAicOp: ("v2c", "push"),
+    TPopFromAivOp: ("v2c", "pop"),
+}
+
+
+def transfer_roles(op: Operation) -> list[tuple[str, str]]:
+    """(direction, role) of a cross-core op written directly: role `push`, `pop`, or `both` for a boundary
+    (a crossing move, aiv_shard, aic_gather: the split turns it into a push and a pop at the same place)."""
+    role = _PIPE_ROLES.get(type(op))
+    if role is not None:
+        return [role]
+    if isinstance(op, AivShardOp):
+        return [("c2v", "both")]
+    if isinstance(op, AicGatherOp):
+        return [("v2c", "both")]
+    if is_boundary_move(op):
+        d = move_direction(op)
+        return [(d, "both")] if d is not None else []
+    return []
+
+
+def has_transfer(op: Operation) -> bool:
+    """Whether `op` is or holds a cross-core transfer (either direction): a consumer may wait there."""
+    return any(transfer_roles(inner) for inner in op.walk())
+
+
+def _pair_between(ops: list[Operation], direction: str) -> bool:
+    pushed = False
+    for op in ops:
+        for d, role in transfer_roles(op):
+            if d != direction:
+                continue
+            if role == "both" or (role == "pop" and pushed):
+                return True
+            if role == "push":
+                pushed = True
+    return False
+
+
+def is_ordered(dep: Dependence) -> bool:
+    """Whether a transfer of the dependence's direction in its block already orders src before sink."""
+    ops = list(dep.block.ops)
+    i = ops.index(dep.after)
+    if not dep.carried:
+        assert dep.before is not None
+        return _pair_between(ops[i + 1:ops.index(dep.before)], dep.direction)
+    j = ops.index(dep.before) if dep.before is not None else len(ops)
+    return _pair_between(ops[i + 1:], dep.direction) or _pair_between(ops[:j], dep.direction)
+
+
+# -- the split pair: is every cross-core dependence ordered? ----------------------------------------------------------
+#
+# The MixedKernelExpanded verifier sees the AIC and the AIV kernel, not the mixed program, so it does not know
+# which order was meant; it checks that *some* order is enforced, the way the fences above enforce it.  The two
+# kernels come from one program: their control-flow ops keep the source location of the op they were cloned
+# from, so a block is named by the locations of the ops around it and the same block is found on both sides.
+# Between two kernels, the j-th transfer of a direction written directly in a block on the producer side
+# pairs with the j-th on the consumer side (the pipe is a FIFO and nested blocks push and pop alike).
+
+
+def _block_key(block: Block) -> tuple:
+    """The path of (op name, source location, region, block) from the function body to `block`; an op without
+    a source location only matches itself."""
+    path: list = []
+    b: Block | None = block
+    while b is not None:
+        parent = b.parent_op()
+        if parent is None or parent.parent_block() is None:
+            break
+        loc = parent.location
+        ident = (parent.name, loc) if "FileLineColLoc" in type(loc).__name__ else (parent.name, id(parent))
+        region = b.parent
+        assert region is not None
+        path.append((ident, parent.regions.index(region), region.blocks.index(b)))
+        b = parent.parent_block()
+    return tuple(reversed(path))
+
+
+def _directs(block: Block, direction: str, role: str) -> list[Operation]:
+    return [op for op in block.ops if (direction, role) in transfer_roles(op)]
+
+
+def _count_before(ops: list[Operation], anchor: Operation) -> int:
+    block = anchor.parent_block()
+    assert block is not None
+    at = block.get_operation_index(anchor)
+    return sum(1 for op in ops if block.get_operation_index(op) < at)
+
+
+def _blocks_by_key(f: Operation) -> dict[tuple, Block]:
+    out: dict[tuple, Block] = {}
+    for op in f.walk():
+        for r in op.regions:
+            for b in r.blocks:
+                out[_block_key(b)] = b
+    return out
+
+
+@dataclass
+class _Side:
+    core: str
+    blocks: dict[tuple, Block]
+
+    def anchor(self, key: tuple, op: Operation) -> Operation:
+        found = self.blocks[key].find_ancestor_op_in_block(op)
+        assert found is not None
+        return found
+
+
+def _intra(p: _Side, q: _Side, key: tuple, a: Operation, b: Operation) -> bool:
+    """Whether a transfer p -> q in the block `key` runs after `a` on p and before `b` on q."""
+    d = "c2v" if p.core == "aic" else "v2c"
+    pushes = _directs(p.blocks[key], d, "push")
+    pops = _directs(q.blocks[key], d, "pop")
+    # the first push after a is the (pushes before a)-th; its pop must come before b
+    return _count_before(pushes, p.anchor(key, a)) < _count_before(pops, q.anchor(key, b))
+
+
+def _carried(p: _Side, q: _Side, key: tuple, a: Operation, b: Operation) -> bool:
+    """Whether a transfer p -> q in the loop body `key` runs after `a` (same iteration) or before `b` (next one)."""
+    d = "c2v" if p.core == "aic" else "v2c"
+    pushes = _directs(p.blocks[key], d, "push")
+    pops = _directs(q.blocks[key], d, "pop")
+    return _count_before(pushes, p.anchor(key, a)) < len(pushes) or _count_before(pops, q.anchor(key, b)) > 0
+
+
+def _loop_key(key: tuple) -> tuple | None:
+    """The key of the innermost loop body around (or equal to) the block `key`."""
+    while key:
+        ident, _region, _block = key[-1]
+        if ident[0] in (scf.ForOp.name, scf.WhileOp.name):
+            return key
+        key = key[:-1]
+    return None
+
+
+def check_split_pair(aic: Operation, aiv: Operation) -> None:
+    """Reject (located) a cross-core dependence between the GM accesses of the AIC kernel `aic` and the AIV kernel
+    `aiv` (same parameter list) that no transfer orders: within the iteration in one order or the other, and
+    across iterations in the other order when they share a loop."""
+    sides = {"aic": _Side("aic", _blocks_by_key(aic)), "aiv": _Side("aiv", _blocks_by_key(aiv))}
+    params = {}
+    for name, f in (("aic", aic), ("aiv", aiv)):
+        args = f.regions[0].blocks[0].args
+        params[name] = {a: i for i, a in enumerate(args)}
+    accesses = {
+        name: [
+            (acc, frozenset(params[name][r] for r in acc.roots if r in params[name]))
+            for acc in gm_accesses(list(f.walk()), lambda op, n=name: n)
+        ]
+        for name, f in (("aic", aic), ("aiv", aiv))
+    }
+    for a, ra in accesses["aic"]:
+        for b, rb in accesses["aiv"]:
+            if not (a.write or b.write) or not (ra & rb):
+                continue
+            _check_pair(sides["aic"], sides["aiv"], a, b)
+
+
+def _check_pair(c: _Side, v: _Side, a: Access, b: Access) -> None:
+    ka, kb = _block_key(a.op.parent_block()), _block_key(b.op.parent_block())  # type: ignore[arg-type]
+    n = 0
+    while n < min(len(ka), len(kb)) and ka[n] == kb[n]:
+        n += 1
+    key = ka[:n]
+    same = n < len(ka) and n < len(kb) and ka[n][0] == kb[n][0]  # the two regions of one op (if branches, while)
+    c_first = not same and _intra(c, v, key, a.op, b.op)
+    v_first = not same and _intra(v, c, key, b.op, a.op)
+    loop = _loop_key(key)
+    what = f"{_kind(a, b) if a.write else _kind(b, a)} on one GM tensor between the AIC '{a.op.name}' and this AIV '{b.op.name}'"
+    if same and ka[n][0][0] == scf.WhileOp.name:
+        raise PtoError(
+            f"unordered cross-core dependence: {what} sit in the two regions of one scf.while, which no fence in "
+            f"one block can order; move the access out of the condition region into the body",
+            op=b.op,
+        )
+    if not same and not c_first and not v_first:
+        raise PtoError(
+            f"unordered cross-core dependence: {what}; no tpush/tpop pair runs after one access and before the other "
+            f"in their common block, so the cores race on the tensor; add a fence (a tpush after the first access, "
+            f"the matching tpop before the second) or use separate buffers",
+            op=b.op,
+        )
+    if loop is None:
+        return
+    if (same or c_first) and not _carried(v, c, loop, b.op, a.op):
+        raise PtoError(
+            f"unordered cross-core dependence across loop iterations: {what}; the AIC's access of the next iteration "
+            f"is not ordered after this one (no AIV -> AIC transfer after it in the loop body, or before the AIC "
+            f"access); add a V->C fence after this access, popped by the AIC before the end of the iteration",
+            op=b.op,
+        )
+    if (same or v_first) and not _carried(c, v, loop, a.op, b.op):
+        raise PtoError(
+            f"unordered cross-core dependence across loop iterations: {what}; this access of the next iteration is "
+            f"not ordered after the AIC's (no AIC -> AIV transfer after it in the loop body, or before this access); "
+            f"add a C->V fence after the AIC access, popped before the end of the iteration",
+            op=b.op,
+        )
