@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import func, scf
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
@@ -266,27 +266,34 @@ def is_ordered(dep: Dependence) -> bool:
 #
 # The MixedKernelExpanded verifier sees the AIC and the AIV kernel, not the mixed program, so it does not know
 # which order was meant; it checks that *some* order is enforced, the way the fences above enforce it.  The two
-# kernels come from one program: their control-flow ops keep the source location of the op they were cloned
-# from, so a block is named by the locations of the ops around it and the same block is found on both sides.
-# Between two kernels, the j-th transfer of a direction written directly in a block on the producer side
-# pairs with the j-th on the consumer side (the pipe is a FIFO and nested blocks push and pop alike).
+# kernels come from one program, and a control-flow op that holds a transfer is kept by both (a transfer is a
+# push on one side and a pop on the other, in the same place): the k-th such op of a block on one side is the
+# k-th on the other.  A block is named by that path; a block inside an op holding no transfer only matches
+# itself (nothing in it can be ordered against the other core).  Between the two kernels, the j-th transfer of
+# a direction written directly in a block on the producer side pairs with the j-th on the consumer side (the
+# pipe is a FIFO and nested blocks push and pop alike).
 
 
 def _block_key(block: Block) -> tuple:
-    """The path of (op name, source location, region, block) from the function body to `block`; an op without
-    a source location only matches itself."""
+    """The path from the function body to `block`: (op name, its rank among the ops of its block that have
+    regions and hold a transfer, region index, block index); an op holding no transfer is named by itself."""
     path: list = []
     b: Block | None = block
     while b is not None:
         parent = b.parent_op()
-        if parent is None or parent.parent_block() is None:
+        if parent is None or isinstance(parent, func.FuncOp) or parent.parent_block() is None:
             break
-        loc = parent.location
-        ident = (parent.name, loc) if "FileLineColLoc" in type(loc).__name__ else (parent.name, id(parent))
+        outer = parent.parent_block()
+        assert outer is not None
+        if has_transfer(parent):
+            rank = [op for op in outer.ops if op.regions and has_transfer(op)].index(parent)
+            ident: tuple = (parent.name, rank)
+        else:
+            ident = (parent.name, "own", id(parent))
         region = b.parent
         assert region is not None
         path.append((ident, parent.regions.index(region), region.blocks.index(b)))
-        b = parent.parent_block()
+        b = outer
     return tuple(reversed(path))
 
 
@@ -381,16 +388,17 @@ def _check_pair(c: _Side, v: _Side, a: Access, b: Access) -> None:
     c_first = not same and _intra(c, v, key, a.op, b.op)
     v_first = not same and _intra(v, c, key, b.op, a.op)
     loop = _loop_key(key)
-    what = f"{_kind(a, b) if a.write else _kind(b, a)} on one GM tensor between the AIC '{a.op.name}' and this AIV '{b.op.name}'"
+    what = f"the AIC '{a.op.name}' and this AIV '{b.op.name}' access one GM tensor"
     if same and ka[n][0][0] == scf.WhileOp.name:
         raise PtoError(
-            f"unordered cross-core dependence: {what} sit in the two regions of one scf.while, which no fence in "
-            f"one block can order; move the access out of the condition region into the body",
+            f"unordered cross-core dependence: {what} (one writes) from the two regions of one scf.while, which no "
+            f"fence in one block can order; move the access out of the condition region into the body",
             op=b.op,
         )
     if not same and not c_first and not v_first:
         raise PtoError(
-            f"unordered cross-core dependence: {what}; no tpush/tpop pair runs after one access and before the other "
+            f"unordered cross-core dependence: {what} (one writes); no tpush/tpop pair runs after one access and "
+            f"before the other "
             f"in their common block, so the cores race on the tensor; add a fence (a tpush after the first access, "
             f"the matching tpop before the second) or use separate buffers",
             op=b.op,
@@ -399,15 +407,17 @@ def _check_pair(c: _Side, v: _Side, a: Access, b: Access) -> None:
         return
     if (same or c_first) and not _carried(v, c, loop, b.op, a.op):
         raise PtoError(
-            f"unordered cross-core dependence across loop iterations: {what}; the AIC's access of the next iteration "
-            f"is not ordered after this one (no AIV -> AIC transfer after it in the loop body, or before the AIC "
-            f"access); add a V->C fence after this access, popped by the AIC before the end of the iteration",
+            f"unordered cross-core dependence across loop iterations ({_kind(b, a)}, AIV -> AIC): {what}, and the "
+            f"AIC's access of the next iteration is not ordered after this one (no AIV -> AIC transfer after it in "
+            f"the loop body, or before the AIC access); add a V->C fence after this access, popped by the AIC "
+            f"before the end of the iteration",
             op=b.op,
         )
     if (same or v_first) and not _carried(c, v, loop, a.op, b.op):
         raise PtoError(
-            f"unordered cross-core dependence across loop iterations: {what}; this access of the next iteration is "
-            f"not ordered after the AIC's (no AIC -> AIV transfer after it in the loop body, or before this access); "
-            f"add a C->V fence after the AIC access, popped before the end of the iteration",
+            f"unordered cross-core dependence across loop iterations ({_kind(a, b)}, AIC -> AIV): {what}, and this "
+            f"access of the next iteration is not ordered after the AIC's (no AIC -> AIV transfer after it in the "
+            f"loop body, or before this access); add a C->V fence after the AIC access, popped before the end of "
+            f"the iteration",
             op=b.op,
         )
