@@ -19,13 +19,6 @@ class Known:
 
 KNOWN_CLASSES: tuple[Known, ...] = (
     Known(
-        "unfenced-gm-scratch",
-        "a C->V exchange through a GM scratch tensor that ExpandMixedKernel does not fence (issue 15 classes 1-3: "
-        "the scratch reused across loop iterations, several cube stores to it, a vector load before the cube "
-        "store in the loop body); being fixed by the sync work (passes/analysis/hazards.py, gm_sync.py)",
-        match="data race on GM tensor %scratch",
-    ),
-    Known(
         "lavs-reshape-left-right",
         "LowerAutoVectorSplit halves a row-major reshape round trip ([M,N] -> [1,M*N] -> [M,N]) under left_right "
         "as [M,N/2] -> [1,M*N/2] -> [M/2,N]: each lane's column half comes back as rows, so the lanes store the "
