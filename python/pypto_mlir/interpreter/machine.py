@@ -23,6 +23,7 @@ from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
+from pypto_mlir.dialects.pto_traits import PipeFree, SlotView
 from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
 from pypto_mlir.passes.analysis.lanes import code_for_lane_extents, lane_step, split_dim_of_code
@@ -444,7 +445,7 @@ class Machine:
         if op.has_trait(IsTerminator):  # func.return, scf.yield, scf.condition, pto.yield
             return [self.get(env, o, op) for o in op.operands]
         args = [self.get(env, o, op) for o in op.operands]
-        if not isinstance(op, _PASS_THROUGH):
+        if reads_tiles(op):
             check_leases(op, args, ctx)
         found = REGISTRY.lookup(type(op))
         try:
@@ -458,7 +459,7 @@ class Machine:
                 results = yield from found.fn(self, op, args, env, ctx)
         except InterpError as e:
             raise self.fail(ctx, op, str(e)) from None
-        if isinstance(op, SLOT_VIEW_OPS) and isinstance(args[0], Tile) and args[0].lease is not None:
+        if op.has_trait(SlotView) and isinstance(args[0], Tile) and args[0].lease is not None:
             for v in results:
                 if isinstance(v, Tile):
                     v.lease = args[0].lease  # a view of a popped tile is a view of the same slot
@@ -947,15 +948,14 @@ class Machine:
         return []
 
 
-# Ops whose result is a view of their first operand's buffer (per the reference: slice, reshape, transpose_view,
-# set_validshape; not `transpose` or `move`, which copy): a view of a popped tile aliases the same ring slot.
-SLOT_VIEW_OPS = (P.SliceOp, P.ReshapeOp, P.TransposeViewOp, P.SetValidShapeOp)
+# Ops that pass tiles on without reading their data (the reads happen where the values are used).  The tfrees
+# (`PipeFree`) report a second free of a slot themselves.  A `SlotView` op's result is a view of its first
+# operand's buffer (slice, reshape, transpose_view, set_validshape): a view of a popped tile aliases its slot.
+_PASS_THROUGH = (func.CallOp, scf.ForOp, scf.IfOp, scf.WhileOp, P.SplitAivScopeOp)
 
-# Ops that pass tiles on without reading their data (the reads happen where the values are used), and the tfrees,
-# which report a second free of a slot themselves.
-_PASS_THROUGH = (
-    func.CallOp, scf.ForOp, scf.IfOp, scf.WhileOp, P.SplitAivScopeOp, P.TFreeToAicOp, P.TFreeToAivOp,
-)
+
+def reads_tiles(op: Operation) -> bool:
+    return not isinstance(op, _PASS_THROUGH) and not op.has_trait(PipeFree)
 
 
 def check_leases(op: Operation, args: list[Any], ctx: Ctx) -> None:
