@@ -41,8 +41,13 @@ FEATURES = (
 
 
 def features_of(text: str) -> set[str]:
-    first = text.split("\n", 1)[0]
-    return set(first[len("// features:"):].split()) if first.startswith("// features:") else set()
+    """The features a kernel lists in its `// features:` line (among the leading comment lines)."""
+    for line in text.splitlines():
+        if line.startswith("// features:"):
+            return set(line[len("// features:"):].split())
+        if not line.startswith("//"):
+            break
+    return set()
 
 
 def tile(shape, dt, space, valid=None) -> str:
