@@ -50,3 +50,10 @@
 // RUN: pypto-opt --expand-mixed-kernel %S/Inputs/gm_exchange.a2a3.mlir | sed -e 's/, pto.dual_aiv_dispatch}/}/' > %t.nodual.mlir
 // RUN: not pypto-run --entry k %t.nodual.mlir 2>&1 | filecheck %s --check-prefix=NODUAL
 // NODUAL: nodual.mlir:{{[0-9]+}}:5: error: on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @k_aiv has neither pto.split_aiv (two real lanes, each on its part) nor pto.dual_aiv_dispatch (lane 1 replays the handshakes only), so lane 1 would repeat lane 0's transfers and stores; mark the kernel
+
+// a5 without the `_nz` adapter: the V->C transfer copies the row-major vector tile's bytes into the slot and the
+// cube reads them as NZ, so the matmul operand is scrambled and the output differs.
+// RUN: pypto-opt --lower-auto-vector-split --expand-mixed-kernel %examples/vector_prep_matmul.a5.mlir | sed -e '/%%x_bf_nz = pto.move/d' -e 's/pto.tpush_to_aic %%x_bf_nz {split = 0 : i64} : .*$/pto.tpush_to_aic %%x_bf {split = 0 : i64} : !pto.tile<64x128xbf16, vec>/' > %t.nonz.mlir
+// RUN: not pypto-run --compare-with %t.nonz.mlir %examples/vector_prep_matmul.a5.mlir 2>&1 | filecheck %s --check-prefix=NONZ
+// NONZ: FAILED (compare)
+// NONZ-NEXT: mismatch after the pipeline: output result#0 differs at [0, 0]: {{.*}} (4096 of 4096 elements differ;

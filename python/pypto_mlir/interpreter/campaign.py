@@ -256,6 +256,7 @@ def run_campaign(
     out_dir: Path | None = None,
     do_shrink: bool = True,
     progress=print,
+    summary_every: int = 0,
 ) -> Summary:
     jobs = jobs or os.cpu_count() or 1
     tasks = []
@@ -280,6 +281,9 @@ def run_campaign(
                     examples[k] = (text, report, tasks[res.chunk][1], tasks[res.chunk][2])
                     progress(f"campaign: new failure class: {k}")
             el = time.time() - start
+            if summary_every and summary.kernels // summary_every != (summary.kernels - sum(res.counts.values())) // summary_every:
+                summary.seconds = el
+                progress(summary.format())
             progress(
                 f"campaign: [{summary.kernels}/{n}] {summary.counts['checked']} checked, "
                 f"{summary.counts['rejected']} rejected, {summary.counts['failed']} failed "
@@ -308,9 +312,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("campaign-failures"), help="where reproducers are saved")
     ap.add_argument("--no-shrink", action="store_true", help="save each failure class's first kernel unshrunk")
     ap.add_argument("--quiet", action="store_true", help="print the summary only")
+    ap.add_argument("--summary-every", type=int, default=1000, help="print the summary every K kernels (0: at the end)")
     a = ap.parse_args(argv)
     progress = (lambda s: None) if a.quiet else (lambda s: print(s, flush=True))
-    summary = run_campaign(a.kernels, a.jobs, a.seed, a.chunk, a.out, not a.no_shrink, progress)
+    summary = run_campaign(a.kernels, a.jobs, a.seed, a.chunk, a.out, not a.no_shrink, progress, a.summary_every)
     print(summary.format())
     return 1 if summary.unknown_failures() else 0
 
