@@ -57,7 +57,7 @@ def adapt_manual_v2c_pushes(module: ModuleOp, target: str) -> None:
     """Give every non-NZ `tpush_to_aic` of every AIV function the a5 adapter move (no-op on a2a3)."""
     if target != "a5":
         return
-    walker = PatternRewriteWalker(GreedyRewritePatternApplier([AdaptNonNzPushToAic()]), apply_recursively=False)
+    walker = PatternRewriteWalker(GreedyRewritePatternApplier([AdaptNonNzPushToAic()], dce_enabled=False), apply_recursively=False)
     for f in module.ops:
         if isinstance(f, func.FuncOp) and kind_of(f) == "aiv" and f.body.blocks:
             walker.rewrite_region(f.body)

@@ -134,8 +134,11 @@ class ConvertPureIncoreKernel(RewritePattern):
 def build_side(original: func.FuncOp, side: str, target: str, affinity: AffinityAnalysis, name: str) -> SideBody:
     """Clone, lower the boundaries for this side, prune the other side, then repair and DCE."""
     body = SideBody.clone_of(original, side, target, affinity)
+    # No applier DCE: an unused boundary (a `pto.move` / `aiv_shard` / `aic_gather` whose result nobody reads)
+    # is pure, and the applier would erase it before its pattern sees it, losing the tpush/tpop pair. Dead
+    # values are pruned by `finalize_split_body`'s own DCE, which keeps pops, pushes, stores and calls.
     PatternRewriteWalker(
-        GreedyRewritePatternApplier(boundary_patterns(body)), apply_recursively=False
+        GreedyRewritePatternApplier(boundary_patterns(body), dce_enabled=False), apply_recursively=False
     ).rewrite_region(body.func.body)
     body.prune_other_side()
     if side == "aic":
@@ -245,8 +248,13 @@ class ExpandMixedKernelPass(ModulePass):
                 reject_unlowered_regions(f)
         symbols = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}
         state = ModuleState(target, plan_callers(op), symbols)
+        # No applier DCE: the walker visits every op of every function, and would erase the last dead op of
+        # functions the pass does not split (one more per run: the output would not be a fixed point). Like the
+        # reference, only the split kernels' bodies are pruned (by their own DCE); other functions pass through.
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([ExpandMixedIncoreKernel(state), ConvertPureIncoreKernel()]),
+            GreedyRewritePatternApplier(
+                [ExpandMixedIncoreKernel(state), ConvertPureIncoreKernel()], dce_enabled=False
+            ),
             apply_recursively=False,
             walk_regions_first=False,
         ).rewrite_module(op)
