@@ -120,6 +120,8 @@ class SplitLowering:
         self.where = where
         self.arith = LaneArith(sub, anchor)
         self.tracked: dict[SSAValue, TileInfo] = {}
+        self.own_shards: set[SSAValue] = set()
+        """results of the `aiv_shard`s this lowering created (from boundary moves of the input)."""
         self.on_region_op = on_region_op
         self.boundary_patterns: list[_SplitPattern] = [C2VBoundary(self), V2CBoundary(self)]
         self.transfer_pattern = TransferRestamp(self)
@@ -193,7 +195,7 @@ class SplitLowering:
         if self.transfer_pattern.applies(op):
             self.transfer_pattern.match_and_rewrite(op, rewriter)
             return
-        if is_boundary_move(op):
+        if self.is_input_boundary(op):
             for p in self.boundary_patterns:
                 if p.applies(op):
                     p.match_and_rewrite(op, rewriter)
@@ -205,6 +207,15 @@ class SplitLowering:
             if p.applies(op):
                 p.match_and_rewrite(op, rewriter)
                 return
+
+    def is_input_boundary(self, op: Operation) -> bool:
+        """A cube<->vector move that was a boundary in the input. `is_boundary_move` skips a move whose operand
+        comes from a shard (a same-side placement after a transfer); a shard this lowering just made from a
+        boundary move does not count: `vec -> mat` straight after a C->V boundary is a V->C boundary of its own
+        (it becomes an `aic_gather` plus the placement move, as in the reference)."""
+        if is_boundary_move(op):
+            return True
+        return move_direction(op) == "v2c" and op.operands[0] in self.own_shards
 
     @staticmethod
     def _is_vector(op: Operation) -> bool:
@@ -406,6 +417,7 @@ class C2VBoundary(_SplitPattern):
         rewriter.replace(op, shard)
         shard.result.name_hint = op.result.name_hint
         lw.track(shard.result, lw.make_info(res, d))
+        lw.own_shards.add(shard.result)
 
 
 class V2CBoundary(_SplitPattern):
@@ -557,6 +569,24 @@ class LoadHalving(_SplitPattern):
         lw.track(new.result, lw.make_info(t, d))
 
 
+def check_lane_window(op: Operation, what: str, src_extent: int, offset: int | SSAValue, half: int, step: int, dim: int) -> None:
+    """Both lanes' slice windows `[offset + sub*step, + half)` must lie inside the source (the dialect's slice
+    rule). On an odd extent the ceil-half box of the last lane overhangs the source by one: a per-lane box cannot
+    be narrower on one lane only, so this is rejected rather than emitted out of bounds."""
+    if not isinstance(offset, int) or src_extent == DYNAMIC:
+        return  # a runtime offset: not decidable here
+    last = offset + step
+    if last + half <= src_extent:
+        return
+    raise PtoError(
+        f"{PASS}: {what} is split into per-lane windows of {half} on dim {dim}, but lane 1's window "
+        f"[{last}, {last + half}) lies outside the {src_extent}-wide source (an odd extent cannot be halved into two "
+        f"equal boxes by a slice). Give the split dim an even extent (e.g. carry a padded tile with a smaller valid "
+        "extent), or compute this value outside the split kernel",
+        op=op,
+    )
+
+
 def _copy_extra_attrs(old: Operation, new: Operation, reserved: tuple[str, ...]) -> None:
     for k, v in old.attributes.items():
         if k not in reserved:
@@ -616,6 +646,11 @@ class SliceHalving(_SplitPattern):
             if t.get_shape()[d] == DYNAMIC:
                 raise _dynamic_box_error(op, d)
             step = lw.step_for(t.get_shape()[d])
+            src_type = op.src.type
+            assert isinstance(src_type, TileType)
+            check_lane_window(
+                op, "this pto.slice", src_type.get_shape()[d], offsets[d], ceil_half(t.get_shape()[d]), step, d
+            )
             offsets[d] = lw.arith.offset(offsets[d], step, op)
         valid, vt = _localize_valid_list(lw, op, t, d, op.get_mixed_valid(), step)
         new_type = halved_tile_type(t, d, lw.lane_stride, valid=vt)
@@ -687,6 +722,7 @@ class ReshapeHalving(_SplitPattern):
         if out.rank <= d or shape[d] == 1 or DYNAMIC in shape:
             return  # stays full width (untracked)
         step = lw.step_for(shape[d])
+        check_lane_window(op, "the result of this pto.reshape", shape[d], 0, ceil_half(shape[d]), step, d)
         offsets: list[int | SSAValue] = [0] * out.rank
         new_type = halved_tile_type(out, d, lw.lane_stride)
         lane_valid = new_type.get_valid()[d]

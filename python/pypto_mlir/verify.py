@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
@@ -117,6 +117,7 @@ def verify_module(module: ModuleOp) -> None:
     for op in module.walk():
         _check_dominance(op, order)
         verify_op(op)
+        _check_scf_yields(op)
         if isinstance(op, func.FuncOp):
             _check_func_attrs(op)
     _check_pipe_kernel_calls(module)
@@ -149,6 +150,33 @@ def _check_pipe_kernel_calls(module: ModuleOp) -> None:
                     "longer one: keep Groups out of inlining)",
                     op=op,
                 )
+
+
+def _check_scf_yields(op: Operation) -> None:
+    """An `scf.if` / `scf.execute_region` with results ends each region with an `scf.yield` of values of those
+    types (xDSL inserts an empty yield when none is written, and does not compare; it does for `scf.for`)."""
+    if isinstance(op, scf.IfOp):
+        regions = [("then", op.true_region), ("else", op.false_region)]
+        want = [r.type for r in op.results]
+    elif isinstance(op, scf.ExecuteRegionOp):
+        regions, want = [("body", op.region)], [r.type for r in op.results]
+    else:
+        return
+    for which, region in regions:
+        if not region.blocks:
+            if want:
+                raise PtoError(f"'{op.name}' op has results, so its {which} region must not be empty", op=op)
+            continue
+        last = region.blocks[-1].last_op
+        got = [v.type for v in last.operands] if isinstance(last, scf.YieldOp) else None
+        if got != want:
+            yielded = "no scf.yield" if got is None else f"an scf.yield of ({', '.join(map(str, got))})"
+            raise PtoError(
+                f"'{op.name}' op must end its {which} region with an scf.yield of its result types "
+                f"({', '.join(map(str, want))}), but the region ends with {yielded}; yield one value per result "
+                "(a yield inside a nested op does not count)",
+                op=last if last is not None else op,
+            )
 
 
 def _check_dominance(op: Operation, order: dict[Block, dict[Operation, int]]) -> None:
