@@ -24,13 +24,15 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.dialects.func import Func
+from xdsl.dialects import scf
 from xdsl.dialects.scf import Scf
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.lexer import Input
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.lexer import Input, Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.printer import Printer
+from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from pypto_mlir.dialects import PTO
@@ -56,6 +58,19 @@ class _LinearLexer(MLIRLexer):
     """
 
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+    def _lex_string_literal(self, start_pos):  # type: ignore[override]
+        # xDSL lexes a literal with escapes of non-ASCII bytes as BYTES_LIT even when they are UTF-8 (against its
+        # own docstring), so the printed form of a non-ASCII string ("h\C3\A9") no longer parses as a string:
+        # UTF-8 payloads are strings, only the rest are bytes.
+        token = super()._lex_string_literal(start_pos)
+        if token.kind == MLIRTokenKind.BYTES_LIT:
+            try:
+                token.span.bytes_contents.decode("utf-8")  # type: ignore[attr-defined]
+            except UnicodeDecodeError:
+                return token
+            return Token(MLIRTokenKind.STRING_LIT, token.span)
+        return token
 
 
 def unsupported_attribute(attr: Attribute) -> str | None:
@@ -158,7 +173,23 @@ class LocatedParser(Parser):
             self.raise_error(msg, start, self._current_token.span.start)
         if isinstance(op.location, UnknownLoc):
             op.location = self._loc_at(start)
+        if isinstance(op, scf.ExecuteRegionOp) and not op.results:
+            _add_implicit_yield(op)
         return op
+
+
+def _add_implicit_yield(op: scf.ExecuteRegionOp) -> None:
+    """xDSL prints an `scf.execute_region` without results with no terminator (`scf.execute_region { }`) but
+    does not add it back when parsing; restore the empty `scf.yield`, so printed output parses to the same op."""
+    region = op.region
+    if not region.blocks:
+        region.add_block(Block())
+    block = region.blocks[-1]
+    last = block.last_op
+    if last is None or not last.has_trait(IsTerminator):
+        y = scf.YieldOp()
+        y.location = op.location
+        block.add_op(y)
 
 
 def parse_error_to_pto(e: ParseError, line_offset: int = 0) -> PtoError:
