@@ -122,3 +122,15 @@ func.func @never_defined() {
   "test.op"(%x, %y) : (i32, i32) -> ()
   func.return
 }
+
+// -----
+
+// A value defined in a later block of the function, used in the entry block.
+func.func @defined_in_other_block() {
+  // expected-error@+1 {{'arith.addi' op uses %a, which is defined in a block that does not dominate this one}}
+  %b = arith.addi %a, %a : i32
+  func.return
+^bb1:
+  %a = arith.constant 1 : i32
+  func.return
+}

@@ -152,6 +152,28 @@ def _check_pipe_kernel_calls(module: ModuleOp) -> None:
                 )
 
 
+def _dominators(region) -> dict[Block, set[Block]]:
+    """The dominator sets of the blocks of a multi-block region, over the terminators' successors."""
+    blocks = list(region.blocks)
+    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
+    for b in blocks:
+        last = b.last_op
+        for succ in last.successors if last is not None else ():
+            if succ in preds:
+                preds[succ].append(b)
+    every = set(blocks)
+    dom = {b: ({b} if i == 0 else set(every)) for i, b in enumerate(blocks)}
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks[1:]:
+            ps = [dom[p] for p in preds[b]]
+            new = (set.intersection(*ps) if ps else set()) | {b}
+            if new != dom[b]:
+                dom[b], changed = new, True
+    return dom
+
+
 def _check_scf_yields(op: Operation) -> None:
     """An `scf.if` / `scf.execute_region` with results ends each region with an `scf.yield` of values of those
     types (xDSL inserts an empty yield when none is written, and does not compare; it does for `scf.for`)."""
@@ -192,14 +214,23 @@ def _check_dominance(op: Operation, order: dict[Block, dict[Operation, int]]) ->
             def_block = def_op.parent_block()
         else:
             continue
+        name = f"%{v.name_hint}" if v.name_hint else f"operand #{i}"
         user: Operation | None = op
         while user is not None and user.parent_block() is not def_block:
             if def_block is not None and user.parent_region() is def_block.parent:
-                break  # another block of the same multi-block region: CFG dominance, not checked here
+                break  # another block of the same multi-block region: dominance over the CFG
             user = user.parent_op()
-        if user is not None and user.parent_block() is not def_block:
-            continue
-        name = f"%{v.name_hint}" if v.name_hint else f"operand #{i}"
+        if user is not None and def_block is not None and user.parent_block() is not def_block:
+            use_block = user.parent_block()
+            region = def_block.parent
+            assert use_block is not None and region is not None
+            if isinstance(region.parent_op(), ModuleOp) or def_block in _dominators(region).get(use_block, ()):
+                continue
+            raise PtoError(
+                f"'{op.name}' op uses {name}, which is defined in a block that does not dominate this one (not "
+                "every path from the region's entry passes through it); define it in a dominating block",
+                op=op,
+            )
         if user is None or def_block is None:
             raise PtoError(
                 f"'{op.name}' op uses {name}, which is defined inside a region that does not enclose this op; "
