@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from pypto_mlir.fuzz import Mutator, check_text, load_corpus, run_campaign
@@ -26,10 +24,8 @@ GOOD = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
 def test_ci_fuzz_run():
     """A short fixed-seed campaign over the lit inputs and examples: no internal error, timeout, fixed-point or
     idempotence violation (the long run is `python -m pypto_mlir.fuzz run -n 100000`, docs/pypto-opt.md)."""
-    start = time.monotonic()
-    report = run_campaign(500, seed=14, jobs=1, time_limit_s=10.0)
-    assert time.monotonic() - start < 60
-    assert report.inputs == 500
+    report = run_campaign(300, seed=14, jobs=1, time_limit_s=10.0)
+    assert report.inputs == 300
     assert not report.findings, "\n".join(
         f"{f.kind} at {f.stage}: {f.message}\n--- input ---\n{text}" for f, _, text in report.findings.values()
     )
