@@ -99,6 +99,9 @@ def run_campaign(
                 text = mutant_for(corpus, seed, i, valid)
                 report.findings[sig] = (f, 1, text)
                 examples[sig] = f"seed {seed}, input {i}"
+                if out_dir is not None:  # saved at once (unshrunk), so a long run shows its findings early
+                    out_dir.mkdir(parents=True, exist_ok=True)
+                    save_reproducer(out_dir / "unshrunk", text, f, 1, examples[sig], mkdir=True)
 
     done = 0
     if jobs == 1:
@@ -138,7 +141,9 @@ def _progress(done: int, n: int, start: float, report: Report) -> None:
     sys.stderr.flush()
 
 
-def save_reproducer(out_dir: Path, text: str, f: Finding, count: int, origin: str) -> Path:
+def save_reproducer(out_dir: Path, text: str, f: Finding, count: int, origin: str, mkdir: bool = False) -> Path:
+    if mkdir:
+        out_dir.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
     path = out_dir / f"{f.kind}-{digest}.mlir"
     header = [
