@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.ir import make_context, parse_module, print_module
-from pypto_mlir.passes import get_pass
+from pypto_mlir.pipeline import run_pipeline
 from pypto_mlir.verify import verify_module
 
 KINDS = ("internal", "timeout", "fixed-point", "idempotence")
@@ -95,8 +95,7 @@ def _run_pipeline(text: str, name: str, passes: list[str]) -> Finding | None:
         _check_fixed_point(printed, name, ctx, stage)
         for p in passes:
             stage = p
-            step(get_pass(p)().apply, ctx, module)
-            step(verify_module, module)
+            step(run_pipeline, module, p, ctx)
         if not passes:
             return None
         stage = "print-output"
@@ -105,8 +104,7 @@ def _run_pipeline(text: str, name: str, passes: list[str]) -> Finding | None:
         again = _check_fixed_point(out, name, ctx, stage)
         stage = "expand-mixed-kernel (second run)"
         try:
-            get_pass("expand-mixed-kernel")().apply(ctx, again)
-            verify_module(again)
+            run_pipeline(again, "expand-mixed-kernel", ctx)
             second = print_module(again)
         except PtoError as e:
             return Finding("idempotence", stage, f"the second run rejects the first run's output: {e.message}")
