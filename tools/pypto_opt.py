@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pypto_mlir.diagnostics import PtoError, SourceLoc
+from pypto_mlir.diagnostics import PtoError, SourceLoc, capture_remarks
 from pypto_mlir.ir import make_context, parse_module, print_module
 from pypto_mlir.passes import PASSES
 from pypto_mlir.pipeline import (
@@ -518,15 +518,18 @@ def verify_chunk(driver: Driver, chunk: str, name: str, offset: int) -> tuple[bo
     expected = collect_expected(chunk, offset)
     produced: PtoError | None = None
     out = None
-    try:
-        out = driver.guarded_chunk(chunk, name, offset)
-    except PtoError as e:
-        produced = e
+    with capture_remarks() as remarks:  # a pass's remarks are diagnostics too (expected-remark)
+        try:
+            out = driver.guarded_chunk(chunk, name, offset)
+        except PtoError as e:
+            produced = e
     ok = True
+    diags = [(r.severity, r.loc, r.message) for r in remarks]
     if produced is not None:
-        diags = [(produced.severity, produced.loc, produced.message)] + [
+        diags += [(produced.severity, produced.loc, produced.message)] + [
             ("note", nloc or produced.loc, text) for nloc, text in produced.notes
         ]
+    if diags:
         for severity, loc, message in diags:
             match = next(
                 (

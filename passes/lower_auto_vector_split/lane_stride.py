@@ -8,7 +8,11 @@ instead be balanced: lane 1 starts at `S = ceil(V/2)`.  The scan keeps the box p
 * any V->C boundary (the cube gathers box halves positionally);
 * a C->V boundary whose box or valid is not static, or two C->V boundaries with different `(box, valid)`;
 * a non-CUBE, split-axis (non-singleton) tile-producing op with a non-singleton tile operand that does not derive
-  from a C->V boundary, or with no derived operand at all (loads, generators).
+  from a C->V boundary, or with no derived operand at all — except a *root*: a rank >= 2 vec `pto.load`, `pto.full`
+  or `pto.create` with no split-axis tile operand.  A root does not block when the balanced lanes' windows cover it
+  (its valid extent is static and at most 2S, each lane's part fits its lane box); its result then counts as
+  derived (it is partitioned with the same stride, so it may meet the boundary's data).  This goes beyond the
+  reference, which blocks on every load and generator.
 
 Scalars, stores and cube ops are ignored.
 """
@@ -22,7 +26,10 @@ from xdsl.ir import Operation, SSAValue
 from pypto_mlir.dialects.pto_ops import (
     AicGatherOp,
     AivShardOp,
+    CreateOp,
+    FullOp,
     GetSubblockIdxOp,
+    LoadOp,
     StoreOp,
     TPopFromAicOp,
     TPopFromAivOp,
@@ -30,7 +37,7 @@ from pypto_mlir.dialects.pto_ops import (
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, move_direction
-from pypto_mlir.passes.analysis.lanes import resolve_lane_stride
+from pypto_mlir.passes.analysis.lanes import lane_extents, resolve_lane_stride
 
 
 def _non_singleton(t: object, dim: int) -> bool:
@@ -40,6 +47,7 @@ def _non_singleton(t: object, dim: int) -> bool:
 def scan_lane_stride(f: FuncOp, dim: int) -> int | None:
     """The balanced lane stride of `f` on split dim `dim`, or None (box partition)."""
     derived: set[SSAValue] = set()
+    roots: list[TileType] = []
     boundary: tuple[int, int] | None = None
     for op in f.body.walk():
         if isinstance(op, (AicGatherOp, TPushToAicOp, TPopFromAivOp)) or move_direction(op) == "v2c":
@@ -85,12 +93,38 @@ def scan_lane_stride(f: FuncOp, dim: int) -> int | None:
         if intrinsic_affinity(op) == Affinity.CUBE:
             continue
         tiles = [v for v in op.operands if _non_singleton(v.type, dim)]
+        if not tiles and _is_root(op, dim):
+            roots.append(op.results[0].type)  # type: ignore[arg-type]
+            derived.update(op.results)
+            continue
         if not any(v in derived for v in tiles) or any(v not in derived for v in tiles):
             return None
         derived.update(op.results)
     if boundary is None:
         return None
-    return resolve_lane_stride(*boundary)
+    stride = resolve_lane_stride(*boundary)
+    if stride is not None and not all(_covered(t, dim, stride) for t in roots):
+        return None
+    return stride
+
+
+def _is_root(op: Operation, dim: int) -> bool:
+    """A vector load or a position-independent generator that starts split-axis data of its own (rank >= 2)."""
+    if not isinstance(op, (LoadOp, FullOp, CreateOp)) or len(op.results) != 1:
+        return False
+    t = op.results[0].type
+    return isinstance(t, TileType) and t.rank >= 2 and t.space == "vec" and t.get_shape()[dim] != DYNAMIC
+
+
+def _covered(t: TileType, dim: int, stride: int) -> bool:
+    """Whether the two lanes' windows `[0, S)` and `[S, 2S)` (each inside a lane box of ceil(box/2)) hold every
+    valid cell of a root tile: its valid extent must be static and at most 2S."""
+    box, valid = t.get_shape()[dim], t.get_valid()[dim]
+    if valid == DYNAMIC:
+        return False
+    e0, e1 = lane_extents(valid, stride)
+    half = (box + 1) // 2
+    return e0 + e1 == valid and e0 <= half and e1 <= half
 
 
 def _produces_split_tile(op: Operation, dim: int) -> bool:

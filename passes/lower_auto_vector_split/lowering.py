@@ -388,6 +388,50 @@ def check_shard_valid(op: Operation, src: TileType, dim: int, lane_stride: int |
         )
 
 
+def _shard_problem(src: TileType, d: int, lane_stride: int | None, op: Operation) -> PtoError | None:
+    """Why pto-isa cannot carry this C->V boundary as a split transfer (the shard's valid-extent rules, or a split
+    code that cannot place the lanes), or None when it can."""
+    try:
+        check_shard_valid(op, src, d, lane_stride)
+        shard_split_code(src, split_code_of_dim(d), lane_stride, op)
+    except PtoError as e:
+        return e
+    return None
+
+
+def _ours(message: str) -> str:
+    prefix = "ExpandMixedKernel: "
+    return f"{PASS}: " + (message[len(prefix) :] if message.startswith(prefix) else message)
+
+
+def full_transfer_fits(src: TileType, d: int, step: int) -> bool:
+    """Whether lane 1's window `[step, step + ceil(box/2))` lies inside the full tile's box on `d`."""
+    box = src.get_shape()[d]
+    return box != DYNAMIC and step + ceil_half(box) <= box
+
+
+def shard_by_full_transfer(
+    src: SSAValue, vec_type: TileType, lane_type: TileType, d: int, step: int, arith: LaneArith, at: Operation
+) -> tuple[MoveOp, SliceOp]:
+    """A C->V boundary whose lanes no split code can place, carried whole: a plain `pto.move` of the full tile
+    (ExpandMixedKernel gives it split code 0, so each lane receives the whole tile), then a lane-local
+    `pto.slice` of the lane's part — box rows `[l*step, l*step + ceil(box/2))`, valid `clamp(V - l*step, 0,
+    step)`: exactly the part `aiv_shard` would have delivered (`lane_type`).  Inserted before `at`."""
+    move = MoveOp(src, vec_type)
+    move.location = at.location
+    Rewriter.insert_op(move, InsertPoint.before(at))
+    offsets: list[int | SSAValue] = [0] * vec_type.rank
+    offsets[d] = arith.offset(0, step, at)
+    valid: list[int | SSAValue] | None = None
+    if lane_type.get_valid()[d] == DYNAMIC:
+        valid = list(vec_type.get_valid())
+        valid[d] = arith.lane_valid(vec_type.get_valid()[d], step, at)
+    sl = SliceOp(move.result, offsets, lane_type, valid=valid)
+    sl.location = at.location
+    Rewriter.insert_op(sl, InsertPoint.before(at))
+    return move, sl
+
+
 class C2VBoundary(_SplitPattern):
     """`%v = pto.move %cube : <cube> -> vec` => `%v = pto.aiv_shard %cube {split[, lane_stride]}` (per-lane half)."""
 
@@ -410,8 +454,20 @@ class C2VBoundary(_SplitPattern):
             )
         if src.get_shape()[d] == DYNAMIC:
             raise _dynamic_box_error(op, d)
-        check_shard_valid(op, src, d, lw.lane_stride)
         new_type = halved_tile_type(res, d, lw.lane_stride)
+        problem = _shard_problem(src, d, lw.lane_stride, op)
+        if problem is not None:
+            step = lw.step_for(src.get_shape()[d])
+            if not full_transfer_fits(src, d, step):
+                raise PtoError(_ours(problem.message), op=op) from None
+            name = op.result.name_hint
+            move, sl = shard_by_full_transfer(op.src, res, new_type, d, step, lw.arith, op)
+            rewriter.replace_op(op, [], [sl.result])
+            if name:
+                move.result.name_hint = f"{name}_whole"
+                sl.result.name_hint = name
+            lw.track(sl.result, lw.make_info(res, d))
+            return
         shard = AivShardOp(op.src, split_code_of_dim(d), new_type, lane_stride=lw.lane_stride)
         shard.location = op.location
         rewriter.replace(op, shard)

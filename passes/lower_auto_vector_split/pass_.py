@@ -9,17 +9,25 @@ For every function of the module (reference §1), the first branch that applies:
 
 The AUTO path injects `%subblock_idx`, resolves the balanced lane stride (§2.4), runs `SplitLowering` over the
 body (boundaries, halving, control flow), runs the internal cube check and sets the attributes
-(`pto.split` kept, `pto.split_aiv` set, `pto.dual_aiv_dispatch` dropped).
+(`pto.split` kept, `pto.split_aiv` set, `pto.dual_aiv_dispatch` dropped).  It then checks that ExpandMixedKernel
+can place every transfer it created (`check_split_codes`).  A kernel the AUTO path rejects is a located error
+(`fallback=error`, naming the option) or is compiled unsplit with a remark (`fallback=unsplit`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
-from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.diagnostics import PtoError, emit_remark, location_of
+from pypto_mlir.dialects.pto_ops import AicGatherOp, AivShardOp
+from pypto_mlir.dialects.pto_types import SplitAttr
+from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.affinity import is_mixed
 from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 
@@ -73,16 +81,93 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     return lw
 
 
+FALLBACKS = ("error", "unsplit")
+FALLBACK_HINT = (
+    "; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): "
+    "--lower-auto-vector-split{fallback=unsplit}"
+)
+
+
+def check_split_codes(f: func.FuncOp) -> None:
+    """The transfers ExpandMixedKernel will build for this split function must be placeable by pto-isa: the split
+    code of every `aiv_shard` / `aic_gather` (E-SHARD-CODE / E-GATHER-CODE) and the AUTO transpose hazard.
+    Checked here so that a kernel that cannot be split is rejected (or falls back) by this pass, at the op that
+    forced it, instead of failing later in ExpandMixedKernel."""
+    from pypto_mlir.passes.expand_mixed_kernel.pass_ import check_transpose_hazard
+
+    for op in f.walk():
+        try:
+            if isinstance(op, AivShardOp):
+                stride = op.lane_stride.value.data if op.lane_stride is not None else None
+                shard_split_code(op.src.type, op.split.value.data, stride, op)  # type: ignore[arg-type]
+            elif isinstance(op, AicGatherOp):
+                gather_split_code(op.result.type, op.split.value.data, op)  # type: ignore[arg-type]
+        except PtoError as e:
+            raise PtoError(_as_ours(e.message), op=op) from None
+    try:
+        check_transpose_hazard(f)
+    except PtoError as e:
+        raise PtoError(_as_ours(e.message), op=e.op, loc=e.loc) from None
+
+
+def _as_ours(message: str) -> str:
+    prefix = "ExpandMixedKernel: "
+    return f"{PASS}: " + (message[len(prefix) :] if message.startswith(prefix) else message)
+
+
+def _is_internal(e: PtoError) -> bool:
+    return e.message.startswith("Internal error") or "internal compiler error" in e.message
+
+
+def _unprefixed(message: str) -> str:
+    for prefix in (f"{PASS}: ", "SplitVectorKernel: "):
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    return message
+
+
+def _forcing_op(e: PtoError) -> str:
+    if isinstance(e.op, AivShardOp):
+        return "the C->V boundary"
+    if isinstance(e.op, AicGatherOp):
+        return "the V->C boundary"
+    return f"'{e.op.name}'" if e.op is not None else "an op"
+
+
+@dataclass(frozen=True)
 class LowerAutoVectorSplitPass(ModulePass):
     """Lower every AUTO-split mixed incore kernel and every `split_aiv` region function to the explicit
     `split_aiv` form.
 
+    Options (`lower-auto-vector-split{fallback=unsplit report=true}`, or the dataclass fields from Python):
+
+    * `fallback`: what to do with an AUTO kernel that cannot be lane-split. `error` (default): a located error
+      at the op that forced it. `unsplit`: the kernel is left unsplit (`pto.split = #pto.split<none>`, body
+      unchanged; ExpandMixedKernel then gives its AIV `pto.dual_aiv_dispatch` on a2a3, one lane on a5) and a
+      located remark at that op says why.
+    * `report`: a remark per incore kernel at its `func.func`: split (mode, lane stride), fallen back (why), or
+      left alone (why).
+    * `remarks`: `false` silences the fallback remarks (the report, when asked for, is still printed).
+
     Guarantees on success: each lowered function has `pto.split_aiv`, its vector ops work on one lane's half
-    (offsets localized by `pto.get_subblock_idx`), and its cube<->vector boundaries are `aiv_shard` /
-    `aic_gather` carrying the split code; other functions are unchanged; the module verifies. On a rejected
-    input a located `PtoError` is raised and the module must be discarded."""
+    (offsets localized by `pto.get_subblock_idx`), its cube<->vector boundaries are `aiv_shard` / `aic_gather`
+    whose split codes pto-isa can place; a fallen-back kernel is unchanged but for `pto.split<none>`; other
+    functions are unchanged; the module verifies. On a rejected input a located `PtoError` is raised and the
+    module must be discarded."""
 
     name = "lower-auto-vector-split"
+
+    fallback: str = "error"
+    report: bool = False
+    remarks: bool = True
+
+    def __post_init__(self) -> None:
+        if self.fallback not in FALLBACKS:
+            raise ValueError(
+                f"lower-auto-vector-split: unknown fallback policy '{self.fallback}'; expected one of "
+                f"{', '.join(FALLBACKS)} (error: reject a kernel that cannot be lane-split; unsplit: compile it "
+                "unsplit with a remark)"
+            )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with old_heap_frozen():
@@ -94,6 +179,48 @@ class LowerAutoVectorSplitPass(ModulePass):
                 continue
             if regions.has_split_aiv_scope(f):
                 regions.lower_region_function(f)
+                self._report(f, "has pto.split_aiv_scope regions: each region is lowered with its own mode")
                 continue
             if is_auto_candidate(f):
-                lower_auto_function(f, split_mode(f))
+                self._lower_auto(f)
+            elif self.report:
+                self._report(f, f"is left alone: {_why_not_auto(f)}")
+
+    def _lower_auto(self, f: func.FuncOp) -> None:
+        mode = split_mode(f)
+        name = f.sym_name.data
+        pristine = f.clone() if self.fallback == "unsplit" else None
+        try:
+            lw = lower_auto_function(f, mode)
+            check_split_codes(f)
+        except PtoError as e:
+            if _is_internal(e):
+                raise
+            if pristine is None:
+                raise PtoError(e.message + FALLBACK_HINT, op=e.op, loc=e.loc, notes=e.notes) from None
+            Rewriter.replace_op(f, pristine)
+            pristine.attributes["pto.split"] = SplitAttr("none")
+            reason = _unprefixed(e.message)
+            if self.remarks:
+                emit_remark(
+                    f"{PASS}: kernel '{name}' is compiled unsplit (fallback=unsplit, pto.split<none> instead of "
+                    f"pto.split<{mode}>) because {_forcing_op(e)} here cannot be lane-split: {reason}",
+                    loc=e.loc if e.loc is not None else location_of(pristine),
+                )
+            self._report(pristine, f"falls back to unsplit because of {_forcing_op(e)} at {e.loc or '?'}: {reason}")
+            return
+        stride = f" with lane_stride {lw.lane_stride}" if lw.lane_stride is not None else " (box partition)"
+        self._report(f, f"is lane-split {mode}{stride}")
+
+    def _report(self, f: func.FuncOp, what: str) -> None:
+        if self.report:
+            emit_remark(f"{PASS} report: kernel '{f.sym_name.data}' {what}", op=f)
+
+
+def _why_not_auto(f: func.FuncOp) -> str:
+    mode = split_mode(f)
+    if mode not in ("up_down", "left_right"):
+        return "no split requested (pto.split absent or none)"
+    if "pto.split_aiv" in f.attributes:
+        return "already in the explicit per-lane form (pto.split_aiv)"
+    return f"pto.split<{mode}> is requested but the body is not a mixed cube/vector kernel (nothing crosses the cores)"

@@ -4,11 +4,14 @@ Every error a user can cause is reported as `file:line:col: error: message` (MLI
 Passes and verifiers raise `PtoError` with the op (or location) at fault; the tools format it. `PtoError` is an
 xDSL `DiagnosticException`, so `xdsl-opt --verify-diagnostics` reports it as a diagnostic (the located message),
 not as a crash. `pypto-opt` follows each located line with the source line and a caret, as mlir-opt does
-(`format(sources=...)`).
+(`format(sources=...)`). A pass that succeeds can still report located remarks (`emit_remark`), printed as
+`file:line:col: remark: ...` (collected by `capture_remarks()`, e.g. for `--verify-diagnostics`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
@@ -102,3 +105,33 @@ def source_excerpt(loc: SourceLoc | None, sources: dict[str, str] | None) -> lis
 def error(op: Operation | None, message: str) -> PtoError:
     """Build an error at `op` (raise the result)."""
     return PtoError(message, op=op)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Remarks: non-fatal, located notes a pass reports while it succeeds (mlir-opt's `remark:` lines)
+# ---------------------------------------------------------------------------------------------------------------
+
+_remark_sinks: list[list[PtoError]] = []
+
+
+def emit_remark(message: str, op: Operation | None = None, loc: SourceLoc | None = None) -> None:
+    """Report a remark (`file:line:col: remark: message`): to the innermost `capture_remarks()` if one is
+    active (the driver collects them, e.g. for --verify-diagnostics), else straight to standard error."""
+    remark = PtoError(message, op=op, loc=loc, severity="remark")
+    if _remark_sinks:
+        _remark_sinks[-1].append(remark)
+        return
+    import sys
+
+    sys.stderr.write(remark.format() + "\n")
+
+
+@contextmanager
+def capture_remarks() -> Iterator[list[PtoError]]:
+    """Collect the remarks emitted inside the `with` block (instead of printing them)."""
+    sink: list[PtoError] = []
+    _remark_sinks.append(sink)
+    try:
+        yield sink
+    finally:
+        _remark_sinks.pop()
