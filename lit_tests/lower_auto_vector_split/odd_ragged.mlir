@@ -69,11 +69,15 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return
   }
 
-  // 13/16 plus an independent load: the load is not derived from the boundary, so the box partition is kept
-  // (no lane_stride, offsets sub*8, the lanes hold 8 and 5 valid rows).
+  // 13/16 plus an independent load of 16 valid rows: lanes balanced with lane_stride 7 would cover rows
+  // [0, 14) of the load only, so the box partition is kept (no lane_stride, offsets sub*8, the lanes hold 8 and 5
+  // valid rows).  No split code places 8 and 5: the boundary is carried whole (a plain move, split code 0) and
+  // each lane slices its rows (whole_transfer.mlir has the end-to-end cases).
   // CHECK-LABEL: func.func @ragged_box_partition
   // CHECK:       %[[L:.*]] = arith.muli %subblock_idx, %c8 : index
-  // CHECK:       %qs = pto.aiv_shard %qk {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
+  // CHECK:       %[[V:.*]] = arith.minsi %{{.*}}, %c8 : index
+  // CHECK-NEXT:  %qs_whole = pto.move %qk : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<16x128xf32, vec, valid = [13, 128]>
+  // CHECK-NEXT:  %qs = pto.slice %qs_whole[%[[L]], 0] valid [%[[V]], 128] : !pto.tile<16x128xf32, vec, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
   // CHECK-NEXT:  %b = pto.load %x[%[[L]], 0] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec>
   func.func @ragged_box_partition(%qk: !pto.tile<16x128xf32, acc, valid = [13, 128]>, %x: !pto.tensor<16x128xf32>)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {

@@ -37,16 +37,23 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
   // 13 valid rows of 16: lane 0 holds 8, lane 1 holds 5.  The shard and its per-lane consumers get the lane
   // extent min(max(13, lane*8) - lane*8, 8) as a dynamic valid row count; both lanes hold a row, so the store
-  // is not guarded.  A full-width operand of a binary op is narrowed with pto.set_validshape.
+  // is not guarded.  A full-width operand of a binary op is narrowed with pto.set_validshape.  No split code
+  // places lanes of 8 and 5, so the shard is carried whole (a plain move: split code 0) and each lane slices its
+  // 8-row window at lane*8, with the same lane type.
   // CHECK-LABEL: func.func @ragged
   // CHECK:        %aiv_id = pto.get_subblock_idx : index
-  // CHECK-NEXT:   %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
-  // CHECK-NEXT:   %c13 = arith.constant 13 : index
+  // CHECK-NEXT:   %lane = pto.get_subblock_idx : index
   // CHECK-NEXT:   %c8 = arith.constant 8 : index
-  // CHECK-NEXT:   %h_lane_start = arith.muli %aiv_id, %c8 : index
-  // CHECK-NEXT:   %h_lane_end = arith.maxsi %c13, %h_lane_start : index
+  // CHECK-NEXT:   %[[OFF:.*]] = arith.muli %lane, %c8 : index
+  // CHECK:        %[[V:.*]] = arith.minsi %{{.*}}, %c8 : index
+  // CHECK-NEXT:   %h_whole = pto.move %acc : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<16x128xf32, vec, valid = [13, 128]>
+  // CHECK-NEXT:   %h = pto.slice %h_whole[%[[OFF]], 0] valid [%[[V]], 128] : !pto.tile<16x128xf32, vec, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
+  // CHECK-NEXT:   %[[C13:c13.*]] = arith.constant 13 : index
+  // CHECK-NEXT:   %[[C8:c8.*]] = arith.constant 8 : index
+  // CHECK-NEXT:   %h_lane_start = arith.muli %aiv_id, %[[C8]] : index
+  // CHECK-NEXT:   %h_lane_end = arith.maxsi %[[C13]], %h_lane_start : index
   // CHECK-NEXT:   %h_lane_rest = arith.subi %h_lane_end, %h_lane_start : index
-  // CHECK-NEXT:   %h_lane_valid = arith.minsi %h_lane_rest, %c8 : index
+  // CHECK-NEXT:   %h_lane_valid = arith.minsi %h_lane_rest, %[[C8]] : index
   // CHECK-NEXT:   %e = pto.exp %h : !pto.tile<8x128xf32, vec, valid = [?, 128]>
   // CHECK:        %bias = pto.load %o[%row, 0] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec>
   // CHECK-NEXT:   %bias_lane = pto.set_validshape %bias valid [%h_lane_valid, 128] : !pto.tile<8x128xf32, vec> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>

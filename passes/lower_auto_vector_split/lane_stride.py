@@ -44,12 +44,18 @@ def _non_singleton(t: object, dim: int) -> bool:
     return isinstance(t, TileType) and t.rank > dim and t.get_shape()[dim] != 1
 
 
-def scan_lane_stride(f: FuncOp, dim: int) -> int | None:
-    """The balanced lane stride of `f` on split dim `dim`, or None (box partition)."""
+def scan_lane_stride(f: FuncOp, dim: int, full_width: set[SSAValue] | frozenset[SSAValue] = frozenset()) -> int | None:
+    """The balanced lane stride of `f` on split dim `dim`, or None (box partition).  Ops of the full-width V->C
+    chains (`full_width.py`: values both lanes compute whole, crossing with split code 0) are not partitioned
+    and do not take part."""
     derived: set[SSAValue] = set()
     roots: list[TileType] = []
     boundary: tuple[int, int] | None = None
     for op in f.body.walk():
+        if full_width and (
+            any(r in full_width for r in op.results) or (move_direction(op) == "v2c" and op.operands[0] in full_width)
+        ):
+            continue
         if isinstance(op, (AicGatherOp, TPushToAicOp, TPopFromAivOp)) or move_direction(op) == "v2c":
             return None
         if move_direction(op) == "c2v" or isinstance(op, (AivShardOp, TPopFromAicOp)):

@@ -113,8 +113,10 @@ class SplitLowering:
         lane_stride: int | None = None,
         where: str = "",
         on_region_op: Callable[[Operation], None] | None = None,
+        full_width: set[SSAValue] | None = None,
     ):
         self.mode = mode
+        self.full_width = full_width or set()
         self.dim = split_dim_of(mode)
         self.lane_stride = lane_stride
         self.where = where
@@ -191,6 +193,8 @@ class SplitLowering:
                         op=op,
                     )
             return
+        if self.full_width and any(r in self.full_width for r in op.results):
+            return  # part of a full-width V->C chain (full_width.py): both lanes compute the whole tile
         rewriter = PatternRewriter(op)
         if self.transfer_pattern.applies(op):
             self.transfer_pattern.match_and_rewrite(op, rewriter)
@@ -401,13 +405,28 @@ def _shard_problem(src: TileType, d: int, lane_stride: int | None, op: Operation
 
 def _ours(message: str) -> str:
     prefix = "ExpandMixedKernel: "
-    return f"{PASS}: " + (message[len(prefix) :] if message.startswith(prefix) else message)
+    if message.startswith(prefix):
+        return f"{PASS}: " + message[len(prefix) :]
+    return message
+
+
+def _window_step(src: TileType, d: int, step: int) -> int | None:
+    """Where lane 1's slice window starts in a whole-carried boundary tile: at `step`, when the window
+    `[step, step + ceil(box/2))` lies inside the box; when it would not (an odd box) but lane 1 holds nothing
+    (valid <= step), at `box - ceil(box/2)` (any in-box window does: it is read as empty); else None."""
+    box, valid = src.get_shape()[d], src.get_valid()[d]
+    if box == DYNAMIC:
+        return None
+    if step + ceil_half(box) <= box:
+        return step
+    if valid != DYNAMIC and valid <= step:
+        return box - ceil_half(box)
+    return None
 
 
 def full_transfer_fits(src: TileType, d: int, step: int) -> bool:
-    """Whether lane 1's window `[step, step + ceil(box/2))` lies inside the full tile's box on `d`."""
-    box = src.get_shape()[d]
-    return box != DYNAMIC and step + ceil_half(box) <= box
+    """Whether a boundary tile can be carried whole and lane-sliced (`_window_step`)."""
+    return _window_step(src, d, step) is not None
 
 
 def shard_by_full_transfer(
@@ -420,8 +439,10 @@ def shard_by_full_transfer(
     move = MoveOp(src, vec_type)
     move.location = at.location
     Rewriter.insert_op(move, InsertPoint.before(at))
+    window = _window_step(vec_type, d, step)
+    assert window is not None
     offsets: list[int | SSAValue] = [0] * vec_type.rank
-    offsets[d] = arith.offset(0, step, at)
+    offsets[d] = arith.offset(0, window, at)
     valid: list[int | SSAValue] | None = None
     if lane_type.get_valid()[d] == DYNAMIC:
         valid = list(vec_type.get_valid())
@@ -430,6 +451,42 @@ def shard_by_full_transfer(
     sl.location = at.location
     Rewriter.insert_op(sl, InsertPoint.before(at))
     return move, sl
+
+
+def carry_unplaceable_shards_whole(root: Operation) -> None:
+    """Every `pto.aiv_shard` under `root` (an explicit-boundary region's, after splicing) whose split code pto-isa
+    cannot place is carried whole instead (`shard_by_full_transfer`, with a `pto.get_subblock_idx` of its own),
+    when lane 1's window fits the box; the lane type, and so every user, is unchanged."""
+    for op in list(root.walk()):
+        if not isinstance(op, AivShardOp) or op.split.value.data == 0:
+            continue
+        src, res = op.src.type, op.result.type
+        assert isinstance(src, TileType) and isinstance(res, TileType)
+        d = op.split.value.data - 1
+        stride = op.lane_stride.value.data if op.lane_stride is not None else None
+        if src.rank != 2 or src.get_shape()[d] == DYNAMIC:
+            continue
+        try:
+            shard_split_code(src, op.split.value.data, stride, op)
+            continue
+        except PtoError:
+            pass
+        step = lane_step(stride, ceil_half(src.get_shape()[d]))
+        if not full_transfer_fits(src, d, step):
+            continue  # left to ExpandMixedKernel's split-code error
+        idx = GetSubblockIdxOp()
+        idx.location = op.location
+        idx.result.name_hint = "lane"
+        Rewriter.insert_op(idx, InsertPoint.before(op))
+        vec = TileType.get(list(src.get_shape()), src.element_type, "vec", valid=list(src.get_valid()))
+        move, sl = shard_by_full_transfer(op.src, vec, res, d, step, LaneArith(idx.result, idx), op)
+        name = op.result.name_hint
+        op.result.replace_all_uses_with(sl.result)
+        op.detach()
+        op.erase()
+        if name:
+            move.result.name_hint = f"{name}_whole"
+            sl.result.name_hint = name
 
 
 class C2VBoundary(_SplitPattern):
@@ -458,11 +515,12 @@ class C2VBoundary(_SplitPattern):
         problem = _shard_problem(src, d, lw.lane_stride, op)
         if problem is not None:
             step = lw.step_for(src.get_shape()[d])
-            if not full_transfer_fits(src, d, step):
+            runtime_other = any(v == DYNAMIC for i, v in enumerate(res.get_valid()) if i != d)
+            if not full_transfer_fits(src, d, step) or (new_type.get_valid()[d] == DYNAMIC and runtime_other):
                 raise PtoError(_ours(problem.message), op=op) from None
             name = op.result.name_hint
             move, sl = shard_by_full_transfer(op.src, res, new_type, d, step, lw.arith, op)
-            rewriter.replace_op(op, [], [sl.result])
+            rewriter.replace(op, [], [sl.result])  # the move and the slice are already in place
             if name:
                 move.result.name_hint = f"{name}_whole"
                 sl.result.name_hint = name
@@ -487,6 +545,8 @@ class V2CBoundary(_SplitPattern):
         lw = self.lw
         v = op.src
         info = lw.info(v)
+        if info is None and v in lw.full_width:
+            return  # a full-width chain crosses whole (split code 0: the cube takes lane 0's tile)
         if info is None:
             raise PtoError(
                 f"{PASS}: the V->C boundary pto.move here carries a full-width vector operand '{_name(v)}'. "

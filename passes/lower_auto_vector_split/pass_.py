@@ -33,8 +33,9 @@ from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 
 from ..common import kind_of, old_heap_frozen, split_mode
 from . import regions
+from .full_width import full_width_chains
 from .lane_stride import scan_lane_stride
-from .lowering import PASS, SplitLowering, inject_subblock_idx
+from .lowering import PASS, SplitLowering, carry_unplaceable_shards_whole, inject_subblock_idx
 
 CONTROL_FLOW = (scf.ForOp, scf.IfOp, scf.WhileOp, scf.YieldOp, scf.ConditionOp)
 
@@ -69,8 +70,9 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     block = f.body.block
     idx = inject_subblock_idx(block, f)
     dim = split_dim_of(mode)
-    stride = scan_lane_stride(f, dim)
-    lw = SplitLowering(mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'")
+    full_width = full_width_chains(f, dim)
+    stride = scan_lane_stride(f, dim, full_width)
+    lw = SplitLowering(mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width)
     lw.lower_block(block)
     lw.check_no_cube_tile_halved(f)
     split = f.attributes.pop("pto.split")
@@ -88,11 +90,12 @@ FALLBACK_HINT = (
 )
 
 
-def check_split_codes(f: func.FuncOp) -> None:
+def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False) -> None:
     """The transfers ExpandMixedKernel will build for this split function must be placeable by pto-isa: the split
-    code of every `aiv_shard` / `aic_gather` (E-SHARD-CODE / E-GATHER-CODE) and the AUTO transpose hazard.
-    Checked here so that a kernel that cannot be split is rejected (or falls back) by this pass, at the op that
-    forced it, instead of failing later in ExpandMixedKernel."""
+    code of every `aiv_shard` / `aic_gather` (E-SHARD-CODE / E-GATHER-CODE), and, with `transpose_hazard`, the
+    AUTO transpose hazard.  Checked here so that a kernel that cannot be split is rejected (or falls back) by this
+    pass, at the op that forced it, instead of failing later in ExpandMixedKernel.  (The transpose hazard is only
+    checked for the fallback: this pass itself lowers such a transpose, and ExpandMixedKernel reports it.)"""
     from pypto_mlir.passes.expand_mixed_kernel.pass_ import check_transpose_hazard
 
     for op in f.walk():
@@ -104,6 +107,8 @@ def check_split_codes(f: func.FuncOp) -> None:
                 gather_split_code(op.result.type, op.split.value.data, op)  # type: ignore[arg-type]
         except PtoError as e:
             raise PtoError(_as_ours(e.message), op=op) from None
+    if not transpose_hazard:
+        return
     try:
         check_transpose_hazard(f)
     except PtoError as e:
@@ -179,6 +184,7 @@ class LowerAutoVectorSplitPass(ModulePass):
                 continue
             if regions.has_split_aiv_scope(f):
                 regions.lower_region_function(f)
+                carry_unplaceable_shards_whole(f)
                 self._report(f, "has pto.split_aiv_scope regions: each region is lowered with its own mode")
                 continue
             if is_auto_candidate(f):
@@ -192,7 +198,7 @@ class LowerAutoVectorSplitPass(ModulePass):
         pristine = f.clone() if self.fallback == "unsplit" else None
         try:
             lw = lower_auto_function(f, mode)
-            check_split_codes(f)
+            check_split_codes(f, transpose_hazard=pristine is not None)
         except PtoError as e:
             if _is_internal(e):
                 raise

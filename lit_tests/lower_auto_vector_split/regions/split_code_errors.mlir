@@ -3,25 +3,28 @@
 
 // Split codes that pto-isa cannot place are rejected at the boundary op of the region kernel, on both targets.
 
-// 13 valid rows of 16 without a lane_stride: the box half 8 leaves the lanes 8 and 5 rows, neither equal, one
-// fewer nor empty.  (With lane_stride = 7 it is code 3: see split_codes.mlir.)
+// 12 valid rows of an odd 15-row box without a lane_stride: the box half 8 leaves the lanes 8 and 4 rows,
+// neither equal, one fewer nor empty.  (With lane_stride = 6 it would be code 1: see split_codes.mlir.)  The
+// boundary cannot be carried whole and lane-sliced either, as LowerAutoVectorSplit does for an even box (13 of
+// 16: lit_tests/lower_auto_vector_split/whole_transfer.mlir): lane 1's 8-row window [8, 16) would pass the
+// 15-row box.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @unplaceable(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+  func.func @unplaceable(%a: !pto.tensor<15x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<15x128xf32> {pto.out}) -> !pto.tensor<15x128xf32>
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
-    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat, valid = [13, 64]>
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<15x64xbf16> -> !pto.tile<15x64xbf16, mat, valid = [12, 64]>
     %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
-    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat, valid = [13, 64]> -> !pto.tile<16x64xbf16, left, valid = [13, 64]>
+    %a_l = pto.move %a_mat : !pto.tile<15x64xbf16, mat, valid = [12, 64]> -> !pto.tile<15x64xbf16, left, valid = [12, 64]>
     %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
-    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [13, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [13, 128]>
-    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
-      // expected-error@+1 {{valid split-axis extent (13 of a 16-wide dim 0) leaves the two AIV lanes 8 and 5 cells}}
-      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<8x128xf32, vec>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<15x64xbf16, left, valid = [12, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<15x128xf32, acc, valid = [12, 128]>
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<15x128xf32>) {
+      // expected-error@+1 {{valid split-axis extent (12 of a 15-wide dim 0) leaves the two AIV lanes 8 and 4 cells}}
+      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<15x128xf32, acc, valid = [12, 128]> -> !pto.tile<8x128xf32, vec>
       %c8 = arith.constant 8 : index
       %row = arith.muli %aiv_id, %c8 : index
-      %o2 = pto.store %h, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
-      pto.yield %o2 : !pto.tensor<16x128xf32>
+      %o2 = pto.store %h, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<15x128xf32>
+      pto.yield %o2 : !pto.tensor<15x128xf32>
     }
-    func.return %r : !pto.tensor<16x128xf32>
+    func.return %r : !pto.tensor<15x128xf32>
   }
 }
 

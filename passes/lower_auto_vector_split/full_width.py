@@ -1,0 +1,95 @@
+"""Full-width V->C chains: which vector values of an AUTO kernel stay full width so that a V->C boundary no
+split code can place crosses with split code 0 instead of a gather.
+
+A V->C `pto.aic_gather` re-joins the two lanes' halves, and pto-isa can only place lane 1 when both lanes hold
+the same number of cells or lane 1 none (`gather_split_code`); its boxes must also double to the cube tile's box
+(an odd box cannot).  When a V->C boundary fails either rule, no per-lane schedule can send a *halved* operand.
+But a full-width operand can cross with split code 0 — the cube takes lane 0's whole tile, as in a
+`pto.dual_aiv_dispatch` kernel — provided both lanes compute the whole tile.  So the vector ops feeding such a
+boundary are kept at full width (both lanes run them), while the rest of the kernel is still halved.
+
+`full_width_chains(f, dim)` returns the values to keep at full width: the backward slice of the operand of every
+such V->C move, through vector ops, and through C->V moves (which are then kept as plain moves: code 0, the whole
+tile to each lane).  A chain is only taken when it is *exclusive*: every value of it is used only inside the chain
+or by the V->C move (a value also read by halved code would need a lane slice); it may not cross control flow
+(block arguments, ops with regions) nor a reshape / transpose (the split axis of the operand is then not
+necessarily the function's).  A singleton split axis counts as odd: such a tile is never halved, so it crosses
+whole too (the reference rejects it, E-FULLWIDTH).  Otherwise the boundary is left to the ordinary gather (and its error).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, OpResult, SSAValue
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import ReshapeOp, TransposeOp, TransposeViewOp
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
+from pypto_mlir.passes.analysis.split_codes import gather_split_code
+
+
+AXIS_MOVERS = (ReshapeOp, TransposeOp, TransposeViewOp)
+
+
+def gather_unplaceable(move: Operation, dim: int) -> bool:
+    """Whether the V->C `move` of a tile halved on `dim` has no gather pto-isa can place (odd box, or lanes of
+    different extents)."""
+    src, dst = move.operands[0].type, move.results[0].type
+    if not isinstance(src, TileType) or not isinstance(dst, TileType) or src.rank != 2:
+        return False
+    box = src.get_shape()[dim]
+    if box == DYNAMIC:
+        return False
+    if box % 2 == 1:
+        return True  # an odd box cannot double to itself; a singleton is not halved at all
+    try:
+        gather_split_code(dst, dim + 1)
+    except PtoError:
+        return True
+    return False
+
+
+def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
+    """The vector values (and C->V move results) of `f` to keep at full width; see the module docstring."""
+    keep: set[SSAValue] = set()
+    for op in f.body.walk():
+        if not (is_boundary_move(op) and move_direction(op) == "v2c" and gather_unplaceable(op, dim)):
+            continue
+        chain = _backward_chain(op.operands[0], op)
+        if chain is not None:
+            keep |= chain
+    return keep
+
+
+def _backward_chain(root: SSAValue, sink: Operation) -> set[SSAValue] | None:
+    chain: set[SSAValue] = set()
+    ops: set[Operation] = {sink}
+    work = [root]
+    while work:
+        v = work.pop()
+        if v in chain:
+            continue
+        if not isinstance(v, OpResult):
+            if isinstance(v.type, TileType) and v.type.space == "vec":
+                return None  # a vec block argument (loop carry, parameter): not followed
+            continue
+        op = v.op
+        if op.regions or isinstance(op, AXIS_MOVERS):
+            return None  # the operand's split axis may not be the function's: the gather path decides
+        if move_direction(op) == "c2v":
+            chain.update(op.results)
+            ops.add(op)
+            continue  # the cube source stays full width anyway
+        if intrinsic_affinity(op) == Affinity.CUBE or not any(isinstance(r.type, TileType) for r in op.results):
+            continue  # cube values and scalars are full width on every lane already
+        chain.update(op.results)
+        ops.add(op)
+        work.extend(x for x in op.operands if isinstance(x.type, TileType))
+    for v in chain:
+        if any(use.operation not in ops for use in v.uses):
+            return None
+    return chain
+
+
+__all__ = ["full_width_chains", "gather_unplaceable"]
