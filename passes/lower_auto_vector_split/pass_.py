@@ -21,11 +21,19 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from pypto_mlir.diagnostics import PtoError, emit_remark, location_of
-from pypto_mlir.dialects.pto_ops import AicGatherOp, AivShardOp
+from pypto_mlir.dialects.pto_ops import (
+    AicGatherOp,
+    AivShardOp,
+    TPopFromAicOp,
+    TPopFromAivOp,
+    TPushToAicOp,
+    TPushToAivOp,
+)
 from pypto_mlir.dialects.pto_types import SplitAttr
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.affinity import is_mixed
@@ -90,7 +98,10 @@ FALLBACK_HINT = (
 )
 
 
-def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False) -> None:
+TRANSFERS = (AivShardOp, AicGatherOp, TPushToAivOp, TPopFromAicOp, TPushToAicOp, TPopFromAivOp)
+
+
+def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False, skip: frozenset[Operation] = frozenset()) -> None:
     """The transfers ExpandMixedKernel will build for this split function must be placeable by pto-isa: the split
     code of every `aiv_shard` / `aic_gather` (E-SHARD-CODE / E-GATHER-CODE), and, with `transpose_hazard`, the
     AUTO transpose hazard.  Checked here so that a kernel that cannot be split is rejected (or falls back) by this
@@ -99,6 +110,8 @@ def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False) -> None:
     from pypto_mlir.passes.expand_mixed_kernel.pass_ import check_transpose_hazard
 
     for op in f.walk():
+        if op in skip:
+            continue  # hand-written before the pass: ExpandMixedKernel checks them
         try:
             if isinstance(op, AivShardOp):
                 stride = op.lane_stride.value.data if op.lane_stride is not None else None
@@ -195,12 +208,14 @@ class LowerAutoVectorSplitPass(ModulePass):
     def _lower_auto(self, f: func.FuncOp) -> None:
         mode = split_mode(f)
         name = f.sym_name.data
-        pristine = f.clone() if self.fallback == "unsplit" else None
+        # A kernel with hand-written transfers carries split codes, so it has no unsplit form to fall back to.
+        handwritten = frozenset(op for op in f.walk() if isinstance(op, TRANSFERS))
+        pristine = f.clone() if self.fallback == "unsplit" and not handwritten else None
         try:
             lw = lower_auto_function(f, mode)
-            check_split_codes(f, transpose_hazard=pristine is not None)
+            check_split_codes(f, transpose_hazard=pristine is not None, skip=handwritten)
         except PtoError as e:
-            if _is_internal(e):
+            if _is_internal(e) or handwritten:
                 raise
             if pristine is None:
                 raise PtoError(e.message + FALLBACK_HINT, op=e.op, loc=e.loc, notes=e.notes) from None

@@ -1,0 +1,77 @@
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=unsplit report=true}'
+// RUN: pypto-opt %s --split-input-file -p 'lower-auto-vector-split{fallback=unsplit remarks=false},expand-mixed-kernel' | filecheck %s --check-prefixes=CHECK,A2A3
+// RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file -p 'lower-auto-vector-split{fallback=unsplit remarks=false},expand-mixed-kernel' | filecheck %s --check-prefixes=CHECK,A5
+// RUN: not pypto-opt %s --split-input-file --lower-auto-vector-split 2>&1 | filecheck %s --check-prefix=ERR
+// RUN: pypto-opt %s --split-input-file '--lower-auto-vector-split{fallback=unsplit}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+// RUN: pypto-opt %s --split-input-file '--lower-auto-vector-split{fallback=unsplit remarks=false}' 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
+
+// The fallback policy (issue 17).  By default a kernel that cannot be lane-split is a located error that names
+// the escape hatch (ERR); with fallback=unsplit it is compiled unsplit — pto.split<none>, body untouched — and a
+// remark at the op that forced it says why (REMARK; remarks=false silences it: QUIET).  ExpandMixedKernel then
+// treats it as any unsplit mixed kernel: on a2a3 its AIV gets pto.dual_aiv_dispatch (both lanes run it, lane 1
+// replays the handshakes), on a5 it runs on one lane.  report=true adds one remark per kernel at its func.func.
+
+// A column reduction under UP_DOWN sums over both lanes' rows: no per-lane schedule (E-REDUCE).
+// ERR:        fallback.mlir:[[# @LINE + 14]]:5: error: SplitVectorKernel: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): --lower-auto-vector-split{fallback=unsplit}
+// REMARK:     fallback.mlir:[[# @LINE + 13]]:5: remark: LowerAutoVectorSplit: kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split: reduce op 'pto.col_sum' reduces on the split axis (dim 0)
+// QUIET-NOT:  remark
+// CHECK-LABEL: func.func @col_reduce_aiv
+// CHECK-SAME:  pto.kind = #pto.kind<aiv>, pto.split = #pto.split<none>
+// A2A3-SAME:   pto.dual_aiv_dispatch
+// A5-NOT:      pto.dual_aiv_dispatch
+// CHECK:       %s = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  // expected-remark@+1 {{LowerAutoVectorSplit report: kernel 'col_reduce' falls back to unsplit because of 'pto.col_sum' at}}
+  func.func @col_reduce(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<1x32xf32> {pto.out})
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
+    // expected-remark@+1 {{kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split}}
+    %s = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec>, !pto.tensor<1x32xf32>
+    func.return
+  }
+}
+
+// -----
+
+// A position-dependent generator on the split axis (E-GEN) forces the fallback too; the report also lists the
+// kernels that are split and those left alone.
+// ERR:        fallback.mlir:[[# @LINE + 12]]:5: error: SplitVectorKernel: automatic split-axis halving of 'pto.ci'{{.*}}--lower-auto-vector-split{fallback=unsplit}
+// CHECK-LABEL: func.func @generator_aiv
+// CHECK-SAME:  pto.split = #pto.split<none>
+// CHECK-LABEL: func.func @split_ok_aiv
+// CHECK-SAME:  pto.split = #pto.split<up_down>, pto.split_aiv
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  // expected-remark@+1 {{kernel 'generator' falls back to unsplit because of 'pto.ci'}}
+  func.func @generator(%qk: !pto.tile<16x32xi32, acc>, %out: !pto.tensor<16x32xi32> {pto.out})
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %v = pto.move %qk : !pto.tile<16x32xi32, acc> -> !pto.tile<16x32xi32, vec>
+    %c0 = arith.constant 0 : i32
+    // expected-remark@+1 {{because 'pto.ci' here cannot be lane-split: automatic split-axis halving of 'pto.ci' is not supported}}
+    %i = pto.ci %c0 : i32 -> !pto.tile<16x32xi32, vec>
+    %s = pto.add %v, %i : !pto.tile<16x32xi32, vec>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<16x32xi32, vec>, !pto.tensor<16x32xi32>
+    func.return
+  }
+  // expected-remark@+1 {{LowerAutoVectorSplit report: kernel 'split_ok' is lane-split up_down (box partition)}}
+  func.func @split_ok(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<16x32xf32> {pto.out})
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
+    %o = pto.store %v, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>
+    func.return
+  }
+  // expected-remark@+1 {{LowerAutoVectorSplit report: kernel 'not_split' is left alone: no split requested}}
+  func.func @not_split(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<16x32xf32> {pto.out})
+      attributes {pto.kind = #pto.kind<incore>} {
+    %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
+    %o = pto.store %v, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>
+    func.return
+  }
+  // expected-remark@+1 {{LowerAutoVectorSplit report: kernel 'pure_vector' is left alone: pto.split<up_down> is requested but the body is not a mixed cube/vector kernel}}
+  func.func @pure_vector(%x: !pto.tensor<16x32xf32>, %out: !pto.tensor<16x32xf32> {pto.out})
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %v = pto.load %x[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32, vec>
+    %o = pto.store %v, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>
+    func.return
+  }
+}
