@@ -11,7 +11,7 @@ from pypto_mlir.diagnostics import PtoError, capture_remarks
 from pypto_mlir.interpreter import apply_pipeline
 from pypto_mlir.interpreter.values import InterpError
 from pypto_mlir.ir import make_context, parse_module
-from pypto_mlir.passes import make_pass, split_pipeline
+from pypto_mlir.pipeline import PipelineError, parse_pipeline
 from pypto_mlir.passes.lower_auto_vector_split.pass_ import LowerAutoVectorSplitPass
 from pypto_mlir.tools import pypto_opt
 from pypto_mlir.verify import verify_module
@@ -40,11 +40,12 @@ def _split_attr(text: str, pass_) -> str:
 
 
 def test_options_parse_into_the_pass_fields():
-    p = make_pass("lower-auto-vector-split{fallback=unsplit report=true}")
+    (p,) = parse_pipeline("lower-auto-vector-split{fallback=unsplit report=true}")
     assert isinstance(p, LowerAutoVectorSplitPass)
     assert (p.fallback, p.report, p.remarks) == ("unsplit", True, True)
-    assert make_pass(LAVS) == LowerAutoVectorSplitPass()
-    assert split_pipeline(f"{UNSPLIT}, expand-mixed-kernel") == [UNSPLIT, "expand-mixed-kernel"]
+    assert parse_pipeline(LAVS) == (LowerAutoVectorSplitPass(),)
+    q, _ = parse_pipeline(f"{UNSPLIT}, expand-mixed-kernel")
+    assert q == LowerAutoVectorSplitPass(fallback="unsplit", remarks=False)
 
 
 @pytest.mark.parametrize(
@@ -56,8 +57,8 @@ def test_options_parse_into_the_pass_fields():
     ],
 )
 def test_bad_options_are_usage_errors(spec, message, capsys):
-    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("(", r"\(")):
-        make_pass(spec)
+    with pytest.raises(PipelineError, match=message.replace("[", r"\[").replace("(", r"\(")):
+        parse_pipeline(spec)
     assert pypto_opt.main([f"--{spec}", "-"]) == 1
     assert "pypto-opt: error:" in capsys.readouterr().err
 

@@ -7,7 +7,7 @@ Passes run in the order their flags are given (`--lower-auto-vector-split --expa
 Every error is printed as `file:line:col: error: message` and the exit code is 1; no Python traceback reaches
 the user (set PYPTO_DEBUG=1 to see one for an internal error).
 
-`--verify-diagnostics` checks the errors against `// expected-error@+N {{text}}` annotations in the input, as
+`--verify-diagnostics` checks the errors (and remarks: `expected-remark`) against `// expected-error@+N {{text}}` annotations in the input, as
 mlir-opt does: every expected error must be reported on its line, and no other error may be reported.
 """
 
@@ -95,7 +95,8 @@ def normalize_argv(argv: Sequence[str], long_options: set[str]) -> list[str]:
     """mlir-opt spellings argparse does not know, rewritten to ours:
 
     - a single-dash long option (`-pass-pipeline=...`, `-split-input-file`), as LLVM's command line accepts;
-    - `--<pass>=<options>` (mlir-opt's pass flag with options) -> `-p <pass>{<options>}`;
+    - `--<pass>=<options>` (mlir-opt's pass flag with options) -> `-p <pass>{<options>}`, and
+      `--<pass>{<options>}` -> `-p <pass>{<options>}`;
     - a bare LLVM boolean option (`--verify-each`) -> `--verify-each=1`.
     A value that follows `-o`/`-p` is left alone, and so is everything after `--`."""
     out: list[str] = []
@@ -109,6 +110,9 @@ def normalize_argv(argv: Sequence[str], long_options: set[str]) -> list[str]:
             name = "-" + arg.split("=", 1)[0]
             if name in long_options:
                 arg = "-" + arg
+        if arg.startswith("--") and arg.endswith("}") and arg[2:].split("{", 1)[0] in PASSES:
+            out += ["-p", arg[2:]]  # `--<pass>{<options>}`, the pass flag written like its pipeline element
+            continue
         if arg.startswith("--") and "=" in arg:
             name, value = arg[2:].split("=", 1)
             if name in PASSES:
