@@ -26,8 +26,6 @@ from xdsl.ir import Operation, SSAValue
 from pypto_mlir.dialects.pto_ops import (
     AicGatherOp,
     AivShardOp,
-    CreateOp,
-    FullOp,
     GetSubblockIdxOp,
     LoadOp,
     StoreOp,
@@ -35,6 +33,7 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
     TPushToAicOp,
 )
+from pypto_mlir.dialects.pto_traits import TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, move_direction
 from pypto_mlir.passes.analysis.lanes import lane_extents, resolve_lane_stride
@@ -116,7 +115,8 @@ def scan_lane_stride(f: FuncOp, dim: int, full_width: set[SSAValue] | frozenset[
 
 def _is_root(op: Operation, dim: int) -> bool:
     """A vector load or a position-independent generator that starts split-axis data of its own (rank >= 2)."""
-    if not isinstance(op, (LoadOp, FullOp, CreateOp)) or len(op.results) != 1:
+    gen = op.get_trait(TileGenerator)
+    if not (isinstance(op, LoadOp) or (gen is not None and not gen.position_dependent)) or len(op.results) != 1:
         return False
     t = op.results[0].type
     return isinstance(t, TileType) and t.rank >= 2 and t.space == "vec" and t.get_shape()[dim] != DYNAMIC

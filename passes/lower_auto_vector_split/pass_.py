@@ -26,14 +26,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from pypto_mlir.diagnostics import PtoError, emit_remark, location_of
-from pypto_mlir.dialects.pto_ops import (
-    AicGatherOp,
-    AivShardOp,
-    TPopFromAicOp,
-    TPopFromAivOp,
-    TPushToAicOp,
-    TPushToAivOp,
-)
+from pypto_mlir.dialects.pto_ops import TRANSFER_OPS, AicGatherOp, AivShardOp
 from pypto_mlir.dialects.pto_types import SplitAttr
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.affinity import is_mixed
@@ -98,7 +91,7 @@ FALLBACK_HINT = (
 )
 
 
-TRANSFERS = (AivShardOp, AicGatherOp, TPushToAivOp, TPopFromAicOp, TPushToAicOp, TPopFromAivOp)
+TRANSFERS = (AivShardOp, AicGatherOp, *TRANSFER_OPS)
 
 
 def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False, skip: frozenset[Operation] = frozenset()) -> None:

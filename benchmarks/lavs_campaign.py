@@ -1,0 +1,100 @@
+"""Random-kernel campaign of LowerAutoVectorSplit's split coverage and fallback (issue 17).
+
+    python benchmarks/lavs_campaign.py -n 2000 --seed 17 [--fallback unsplit] [--json out.json]
+
+Draws `n` kernels from the project's generator (`tests/kernelgen/strategies.py`, both targets, all split
+modes, derandomized by `--seed`), runs `lower-auto-vector-split{fallback=...},expand-mixed-kernel` on each and
+checks it by execution (`check_pipeline_text`: the same outputs before and after, both schedules).  Prints the
+number of kernels compiled and checked, rejected (a located error of a pass, grouped by message), fallen back
+(fallback=unsplit remarks) and failed (any other outcome: a wrong result, a crash, a run-time error after the
+pipeline).  Exit code 1 when anything failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=2000, help="number of kernels (default 2000)")
+    ap.add_argument("--seed", type=int, default=17, help="hypothesis seed (default 17)")
+    ap.add_argument("--fallback", choices=("error", "unsplit"), default="error")
+    ap.add_argument("--json", help="write the counts and the rejected/failed programs here")
+    args = ap.parse_args()
+
+    from hypothesis import HealthCheck, given, seed, settings
+
+    from kernelgen.strategies import kernels
+    from pypto_mlir.interpreter import check_pipeline_text
+
+    try:
+        from pypto_mlir.diagnostics import capture_remarks
+    except ImportError:  # a tree from before the fallback policy (for the baseline figures)
+        from contextlib import nullcontext as capture_remarks  # type: ignore[assignment]
+
+    lavs = "lower-auto-vector-split" if args.fallback == "error" else f"lower-auto-vector-split{{fallback={args.fallback}}}"
+    pipeline = [lavs, "expand-mixed-kernel"]
+    counts: Counter[str] = Counter()
+    classes: Counter[str] = Counter()
+    fallen: Counter[str] = Counter()
+    samples: dict[str, list[str]] = {}
+    start = time.time()
+
+    @seed(args.seed)
+    @settings(max_examples=args.n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(kernels())
+    def run(text: str) -> None:
+        counts["kernels"] += 1
+        counts["a5" if "#pto.target<a5>" in text else "a2a3"] += 1
+        with capture_remarks() as remarks:
+            res = check_pipeline_text(text, pipeline, "gen.mlir")
+        for r in remarks or []:
+            if "is compiled unsplit" in r.message:
+                counts["fallen back"] += 1
+                fallen[_shape(r.message.split("cannot be lane-split: ", 1)[-1])] += 1
+        if res.ok:
+            counts["ok"] += 1
+            return
+        if res.stage == "pass" and "internal compiler error" not in res.report:
+            counts["rejected"] += 1
+            m = re.search(r"error: (.*)", res.report)
+            key = _shape(m.group(1) if m else res.report)
+            classes[key] += 1
+            samples.setdefault(key, []).append(text)
+            return
+        counts["failed"] += 1
+        samples.setdefault("FAILED " + res.stage, []).append(text + "\n// " + res.report.replace("\n", "\n// "))
+
+    run()
+    took = time.time() - start
+    print(f"{counts['kernels']} kernels ({counts['a2a3']} a2a3, {counts['a5']} a5), fallback={args.fallback}: "
+          f"{counts['ok']} checked ok, {counts['rejected']} rejected, {counts['fallen back']} fallen back, "
+          f"{counts['failed']} failed ({took:.0f} s)")
+    for key, n in classes.most_common():
+        print(f"  rejected {n:5}  {key}")
+    for key, n in fallen.most_common():
+        print(f"  fell back {n:4}  {key}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"counts": counts, "rejected": classes, "fallen": fallen,
+                                               "samples": samples}, indent=1))
+    return 1 if counts["failed"] else 0
+
+
+def _shape(message: str) -> str:
+    """A message with its numbers and names blanked, so messages of one class group together."""
+    message = re.sub(r"'[%\w.]+'", "'_'", message)
+    return re.sub(r"\d+", "N", message)[:110]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
