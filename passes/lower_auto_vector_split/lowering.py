@@ -471,7 +471,7 @@ def carry_unplaceable_shards_whole(root: Operation) -> None:
             continue
         except PtoError:
             pass
-        step = lane_step(stride, ceil_half(src.get_shape()[d]))
+        step = lane_step(src.get_shape()[d], stride)
         if not full_transfer_fits(src, d, step):
             continue  # left to ExpandMixedKernel's split-code error
         idx = GetSubblockIdxOp()
