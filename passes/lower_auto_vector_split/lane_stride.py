@@ -36,7 +36,7 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_traits import TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, move_direction
-from pypto_mlir.passes.analysis.lanes import lane_extents, resolve_lane_stride
+from pypto_mlir.passes.analysis.lanes import ceil_half, lane_extents, resolve_lane_stride
 
 
 def _non_singleton(t: object, dim: int) -> bool:
@@ -129,7 +129,7 @@ def _covered(t: TileType, dim: int, stride: int) -> bool:
     if valid == DYNAMIC:
         return False
     e0, e1 = lane_extents(valid, stride)
-    half = (box + 1) // 2
+    half = ceil_half(box)
     return e0 + e1 == valid and e0 <= half and e1 <= half
 
 
