@@ -12,7 +12,7 @@
 // replays the handshakes), on a5 it runs on one lane.  report=true adds one remark per kernel at its func.func.
 
 // A column reduction under UP_DOWN sums over both lanes' rows: no per-lane schedule (E-REDUCE).
-// ERR:        fallback.mlir:[[# @LINE + 14]]:5: error: SplitVectorKernel: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): --lower-auto-vector-split{fallback=unsplit}
+// ERR:        fallback.mlir:[[# @LINE + 14]]:5: error: LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): --lower-auto-vector-split{fallback=unsplit}
 // REMARK:     fallback.mlir:[[# @LINE + 13]]:5: remark: LowerAutoVectorSplit: kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split: reduce op 'pto.col_sum' reduces on the split axis (dim 0)
 // QUIET-NOT:  remark
 // CHECK-LABEL: func.func @col_reduce_aiv
@@ -36,7 +36,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // A position-dependent generator on the split axis (E-GEN) forces the fallback too; the report also lists the
 // kernels that are split and those left alone.
-// ERR:        fallback.mlir:[[# @LINE + 12]]:5: error: SplitVectorKernel: automatic split-axis halving of 'pto.ci'{{.*}}--lower-auto-vector-split{fallback=unsplit}
+// ERR:        fallback.mlir:[[# @LINE + 12]]:5: error: LowerAutoVectorSplit: automatic split-axis halving of 'pto.ci'{{.*}}--lower-auto-vector-split{fallback=unsplit}
 // CHECK-LABEL: func.func @generator_aiv
 // CHECK-SAME:  pto.split = #pto.split<none>
 // CHECK-LABEL: func.func @split_ok_aiv

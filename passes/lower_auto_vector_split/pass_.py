@@ -131,7 +131,7 @@ def _is_internal(e: PtoError) -> bool:
 
 
 def _unprefixed(message: str) -> str:
-    for prefix in (f"{PASS}: ", "SplitVectorKernel: "):
+    for prefix in (f"{PASS}: ",):
         if message.startswith(prefix):
             return message[len(prefix) :]
     return message
