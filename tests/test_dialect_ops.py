@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import BFloat16Type, IndexType, IntegerAttr, ModuleOp, f32, i32
+from xdsl.dialects.builtin import BFloat16Type, IndexType, IntegerAttr, IntegerType, ModuleOp, f32, i32
 from xdsl.ir import Block, Region
 
 from pypto_mlir import PtoError, parse_module, print_module, verify_module
 from pypto_mlir.dialects import pto
-from pypto_mlir.dialects.pto_ops import ALL_OPS
+from pypto_mlir.dialects import ALL_PTO_OPS as ALL_OPS
 
 ROOT = Path(__file__).resolve().parents[1]
 bf16 = BFloat16Type()
@@ -193,6 +193,50 @@ def test_transfers_and_setup():
     assert "pto.tpush_to_aic %1 {split = 4 : i64, id = 1 : i64, lane_stride = 2 : i64}" in text
     assert "pto.tpop_from_aic {split = 1 : i64, id = 2 : i64, lane_stride = 4 : i64} : !pto.tile<16x128xf32, vec>" in text
     assert "pto.tfree_to_aiv" in text and "pto.tfree_to_aic" in text
+
+
+def test_views_and_lane_addressed_ops():
+    """reinterpret_view, extract, gather_row (beyond the contract)."""
+    i16 = IntegerType(16)
+    idx_t = pto.TileType.get([8, 1], i32, "vec")
+    mat = pto.TileType.get([64, 128], bf16, "mat")
+
+    def body(a, m, idx, k):
+        rv = pto.ReinterpretViewOp(a, pto.TileType.get([16, 256], i16, "vec"))
+        ex = pto.ExtractOp(m, [0, k], pto.TileType.get([16, 128], bf16, "left"))
+        g = pto.GatherRowOp(a, idx, k, pto.TileType.get([8, 128], f32, "vec"))
+        g2 = pto.GatherRowOp(a, idx, 4, pto.TileType.get([8, 128], f32, "vec"))
+        return [rv, ex, g, g2]
+
+    text = build([VEC, mat, idx_t, IndexType()], body)
+    assert "pto.reinterpret_view %0 : !pto.tile<16x128xf32, vec> -> !pto.tile<16x256xi16, vec>" in text
+    assert "pto.extract %1[0, %3] : !pto.tile<64x128xbf16, mat> -> !pto.tile<16x128xbf16, left>" in text
+    assert "pto.gather_row %0, %2[%3] : " in text and "pto.gather_row %0, %2[4] : " in text
+
+
+def test_communication_ops():
+    """tile_put/get, tensor_put/get, notify, wait, defer_wait (beyond the contract)."""
+    sig = pto.TensorType([4], i32)
+
+    def body(t, gm, s, peer):
+        put = pto.TilePutOp(t, gm, [0, peer], peer)
+        get = pto.TileGetOp(gm, [16, 0], peer, VEC)
+        tput = pto.TensorPutOp(gm, put.result, peer)
+        tget = pto.TensorGetOp(gm, tput.result, peer)
+        n = pto.NotifyOp(s, [1], 2, peer)
+        w = pto.WaitOp(s, [peer], 3)
+        d = pto.DeferWaitOp(s, [0])
+        return [put, get, tput, tget, n, w, d]
+
+    text = build([VEC, GM, sig, IndexType()], body)
+    assert "pto.tile_put %0, %1[0, %3] to %3 : !pto.tile<16x128xf32, vec>, !pto.tensor<64x128xf32>" in text
+    assert "pto.tile_get %1[16, 0] from %3 : !pto.tensor<64x128xf32> -> !pto.tile<16x128xf32, vec>" in text
+    assert "pto.notify %2[1] to %3 {value = 2 : i64} : !pto.tensor<4xi32>" in text
+    assert "pto.wait %2[%3] {value = 3 : i64} : !pto.tensor<4xi32>" in text
+    assert "pto.defer_wait %2[0] {value = 1 : i64} : !pto.tensor<4xi32>" in text
+    from pypto_mlir.dialects.pto_traits import NoDuplicate
+
+    assert pto.NotifyOp.has_trait(NoDuplicate) and not pto.WaitOp.has_trait(NoDuplicate)
 
 
 def test_invalid_construction_is_reported_by_verify_module_at_the_op():

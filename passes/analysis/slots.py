@@ -32,15 +32,15 @@ from xdsl.dialects import func, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_traits import SlotView
 from pypto_mlir.dialects.pto_ops import (
     TFREE_OPS,
     TPOP_OPS,
-    VIEW_OPS,
     MoveOp,
     get_int_attr,
 )
 
-# VIEW_OPS (trait `SlotView`): the ops whose result is a view of (the same buffer as) their first operand: a
+# The ops with the `SlotView` trait (also those beyond the contract, e.g. reinterpret_view): whose result is a view of (the same buffer as) their first operand: a
 # popped slot stays in use while any of these views is used.  `pto.transpose` and `pto.move` copy, so they are
 # not views.
 
@@ -96,7 +96,7 @@ def flow_sources(v: SSAValue) -> list[list[SSAValue]]:
 
 def _sources(v: SSAValue, through_moves: bool) -> list[list[SSAValue]]:
     """`flow_sources`, plus the source of a view (and, with `through_moves`, of a same-side copy)."""
-    if isinstance(v, OpResult) and (isinstance(v.op, VIEW_OPS) or (through_moves and isinstance(v.op, MoveOp))):
+    if isinstance(v, OpResult) and (v.op.has_trait(SlotView) or (through_moves and isinstance(v.op, MoveOp))):
         return [[v.op.operands[0]]]
     return flow_sources(v)
 
@@ -203,7 +203,7 @@ def _collect_uses(
                     ch.values.add(r)
                     added.append(r)
         ch.uses.append(i)
-        if isinstance(op, VIEW_OPS):
+        if op.has_trait(SlotView):
             ch.values.update(op.results)
             added.extend(op.results)
         for r in added:

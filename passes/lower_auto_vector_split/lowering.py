@@ -125,6 +125,8 @@ class SplitLowering:
         self.own_shards: set[SSAValue] = set()
         """results of the `aiv_shard`s this lowering created (from boundary moves of the input)."""
         self.on_region_op = on_region_op
+        from .new_ops import new_op_patterns as _new_op_patterns  # ops beyond the contract (imports this module)
+
         self.boundary_patterns: list[_SplitPattern] = [C2VBoundary(self), V2CBoundary(self)]
         self.transfer_pattern = TransferRestamp(self)
         self.halving_patterns: list[_SplitPattern] = [
@@ -135,6 +137,7 @@ class SplitLowering:
             TransposeHalving(self),
             SetValidShapeHalving(self),
             GeneratorHalving(self),
+            *_new_op_patterns(self),
             ElementwiseHalving(self),
         ]
 

@@ -34,6 +34,8 @@ from pypto_mlir.dialects.pto_ops import (
     StoreOp,
     get_int_attr,
 )
+from pypto_mlir.dialects.pto_comm_ops import TileGetOp
+from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp
 from pypto_mlir.dialects.pto_traits import ReductionAxis
 from pypto_mlir.dialects.pto_types import TensorType, TileType, format_dim, is_cube_memory
 
@@ -233,8 +235,10 @@ def _defined_in(v: SSAValue, scope: SplitAivScopeOp) -> bool:
 
 
 def _address_operands(op: Operation) -> tuple[SSAValue, ...]:
-    """The operands that position a lane's window: load and slice offsets (extract/gather_row do not exist)."""
-    if isinstance(op, (LoadOp, SliceOp)):
+    """The operands that position a lane's window (the reference's `AddressArgs`): the offsets of load, slice,
+    extract (row, col) and tile_get, and gather_row's source row offset; a lane id in a shape or valid operand
+    does not move the window, so it does not count."""
+    if isinstance(op, (LoadOp, SliceOp, ExtractOp, GatherRowOp, TileGetOp)):
         return tuple(op.offsets)
     return ()
 

@@ -1,0 +1,305 @@
+"""Tile view and lane-addressed ops beyond the contract's minimum: `pto.reinterpret_view`, `pto.extract`,
+`pto.gather_row` (docs/dialect.md, "Views and lane-addressed ops").
+
+They follow the contract's conventions: parameters are inherent attributes, offsets are mixed static/dynamic
+lists, the result type gives shape, memory space and view, and every check is a located verifier error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xdsl.dialects.builtin import DenseArrayBase, IntegerType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    attr_def,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from .pto_ops import (
+    _check_mixed,
+    _dense,
+    _fmt_shape,
+    _merge,
+    _MixedOffsetsMixin,
+    _require_space,
+    _seg,
+    _tile,
+    parse_mixed_list,
+    print_mixed_list,
+    split_mixed,
+)
+from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SlotView, VectorAffinity
+from .pto_types import DYNAMIC, TileType, element_bits, is_cube_memory
+
+
+def reinterpret_inferred_shape(src: TileType, elem: Attribute) -> list[int] | None:
+    """The shape `pto.reinterpret_view` infers for `src` viewed as `elem`: every dim kept, the innermost one scaled
+    by the ratio of the element widths (the bytes of a row are kept). None if that dim is not a whole number of
+    the new elements."""
+    shape = list(src.get_shape())
+    a, b = element_bits(src.element_type), element_bits(elem)
+    last = shape[-1]
+    if last == DYNAMIC:
+        return shape if a == b else None
+    if (last * a) % b:
+        return None
+    shape[-1] = last * a // b
+    return shape
+
+
+def reinterpret_inferred_valid(src: TileType, elem: Attribute) -> list[int] | None:
+    valid = list(src.get_valid())
+    a, b = element_bits(src.element_type), element_bits(elem)
+    last = valid[-1]
+    if last == DYNAMIC:
+        return valid if a == b else None
+    if (last * a) % b:
+        return None
+    valid[-1] = last * a // b
+    return valid
+
+
+@irdl_op_definition
+class ReinterpretViewOp(IRDLOperation):
+    """`%b = pto.reinterpret_view %a : T1 -> T2` — the same bytes seen as another element type (zero copy).
+
+    The inferred result shape keeps every dim and scales the innermost one by the ratio of the element widths
+    (`16x16xf32 -> 16x32xi16`); a result of another shape with the same byte count is an *explicit shape*
+    (allowed, but not inside a split kernel: E-REINTERP)."""
+
+    name = "pto.reinterpret_view"
+    src = operand_def(TileType)
+    result = result_def(TileType)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
+
+    def __init__(self, src: SSAValue, result_type: TileType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def inferred_shape(self) -> list[int] | None:
+        a = _tile(self.src, "reinterpret_view source")
+        b = _tile(self.result, "reinterpret_view result")
+        return reinterpret_inferred_shape(a, b.element_type)
+
+    def has_explicit_shape(self) -> bool:
+        """The result shape is not the one inferred from the source and the new element type."""
+        b = _tile(self.result, "reinterpret_view result")
+        return self.inferred_shape() != list(b.get_shape())
+
+    def verify_(self) -> None:
+        a, b = _tile(self.src, "reinterpret_view source"), _tile(self.result, "reinterpret_view result")
+        if a.space != b.space:
+            raise VerifyException(
+                f"reinterpret_view cannot change the memory space ('{a.space}' -> '{b.space}'); use pto.move"
+            )
+        if a.rank == 0 or b.rank == 0:
+            raise VerifyException("reinterpret_view needs tiles of rank at least 1")
+        inferred = reinterpret_inferred_shape(a, b.element_type)
+        if inferred == list(b.get_shape()):
+            want_valid = reinterpret_inferred_valid(a, b.element_type)
+            if want_valid is None or list(b.get_valid()) != want_valid:
+                raise VerifyException(
+                    f"reinterpret_view result must have valid {_fmt_shape(want_valid or a.get_valid())} (the "
+                    f"source's valid region {_fmt_shape(a.get_valid())} in {b.element_type} elements), got "
+                    f"{_fmt_shape(b.get_valid())}"
+                )
+            return
+        # an explicit shape: the same number of bytes, both fully valid and static
+        if not (a.is_static() and b.is_static()):
+            raise VerifyException(
+                f"reinterpret_view result shape {_fmt_shape(b.get_shape())} is not the inferred "
+                f"{_fmt_shape(inferred) if inferred else 'shape'}; an explicit shape needs static shapes"
+            )
+        if not (a.is_fully_valid() and b.is_fully_valid()):
+            raise VerifyException("reinterpret_view with an explicit shape needs fully valid tiles")
+        na = nb = 1
+        for d in a.get_shape():
+            na *= d
+        for d in b.get_shape():
+            nb *= d
+        if na * element_bits(a.element_type) != nb * element_bits(b.element_type):
+            raise VerifyException(
+                f"reinterpret_view must keep the byte size: {_fmt_shape(a.get_shape())}x{a.element_type} has "
+                f"{na * element_bits(a.element_type) // 8} bytes, {_fmt_shape(b.get_shape())}x{b.element_type} has "
+                f"{nb * element_bits(b.element_type) // 8}"
+            )
+
+
+class _AddressedWindowOp(IRDLOperation, _MixedOffsetsMixin):
+    """`%r = pto.<op> %src[offsets] : T1 -> T2` (one tile operand, a mixed offset list, no valid list)."""
+
+    def __init__(self, src: SSAValue, offsets: Sequence[int | SSAValue], result_type: TileType):
+        s_off, d_off = split_mixed(offsets)
+        super().__init__(
+            operands=[src, d_off],
+            result_types=[result_type],
+            attributes={"static_offsets": _dense(s_off), "operandSegmentSizes": _seg(1, len(d_off))},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _AddressedWindowOp:
+        src_ref = parser.parse_unresolved_operand()
+        s_off, d_off = parse_mixed_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src = parser.resolve_operand(src_ref, parser.parse_type())
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        op = cls(src, _merge(s_off, d_off), rtype)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operands[0])
+        print_mixed_list(printer, self.get_static_offsets(), self.offsets)  # type: ignore[attr-defined]
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
+        printer.print_string(" : ")
+        printer.print_attribute(self.operands[0].type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.results[0].type)
+
+
+@irdl_op_definition
+class ExtractOp(_AddressedWindowOp):
+    """`%e = pto.extract %a[%row, %col] : T1 -> T2` — copy the 2-D window at (row, col), shaped as the result
+    type, into a tile of the same core side (`vec -> vec`, `mat -> left/right/...`): pypto's `tile.extract`."""
+
+    name = "pto.extract"
+    src = operand_def(TileType)
+    offsets = var_operand_def()
+    static_offsets = attr_def(DenseArrayBase)
+    result = result_def(TileType)
+    irdl_options = (AttrSizedOperandSegments(),)
+    traits = traits_def(ResultMemoryAffinity(), Pure())
+
+    def verify_(self) -> None:
+        a, b = _tile(self.src, "extract source"), _tile(self.result, "extract result")
+        offs = self.get_static_offsets()
+        _check_mixed(offs, self.offsets, "extract offsets")
+        if a.rank != 2 or b.rank != 2:
+            raise VerifyException(f"extract needs 2-D tiles, got ranks {a.rank} and {b.rank}")
+        if len(offs) != 2:
+            raise VerifyException(f"extract takes a (row, col) offset, got {len(offs)} offsets")
+        if a.element_type != b.element_type:
+            raise VerifyException("extract cannot change the element type")
+        if is_cube_memory(a.space) != is_cube_memory(b.space):
+            raise VerifyException(
+                f"extract stays on one core: '{a.space}' -> '{b.space}' crosses between cube and vector; use pto.move"
+            )
+        if not b.is_fully_valid():
+            raise VerifyException("extract result must be fully valid (the window is read whole)")
+        for d, (dim, off, ext) in enumerate(zip(a.get_shape(), offs, b.get_shape())):
+            if DYNAMIC not in (dim, off, ext) and off + ext > dim:
+                raise VerifyException(
+                    f"extract window [{off}, {off + ext}) on dim {d} lies outside the source extent {dim}"
+                )
+
+
+@irdl_op_definition
+class GatherRowOp(IRDLOperation):
+    """`%g = pto.gather_row %src, %idx[%off] : T_src, T_idx -> T` — row i of the result is row
+    `idx[i] + off` of `%src` (pypto's `tile.gather_row`; `off` is its `src_offset`)."""
+
+    name = "pto.gather_row"
+    src = operand_def(TileType)
+    indices = operand_def(TileType)
+    offsets = var_operand_def()
+    static_offsets = attr_def(DenseArrayBase)
+    result = result_def(TileType)
+    irdl_options = (AttrSizedOperandSegments(),)
+    traits = traits_def(VectorAffinity(), Pure())
+
+    def __init__(self, src: SSAValue, indices: SSAValue, offset: int | SSAValue, result_type: TileType):
+        s_off, d_off = split_mixed([offset])
+        super().__init__(
+            operands=[src, indices, d_off],
+            result_types=[result_type],
+            attributes={"static_offsets": _dense(s_off), "operandSegmentSizes": _seg(1, 1, len(d_off))},
+        )
+
+    def get_offset(self) -> int | SSAValue:
+        return _merge(self.static_offsets.get_values(), self.offsets)[0]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GatherRowOp:
+        src_ref = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        idx_ref = parser.parse_unresolved_operand()
+        pos = parser.pos
+        s_off, d_off = parse_mixed_list(parser)
+        if len(s_off) != 1:
+            parser.raise_error("pto.gather_row takes one source row offset: %idx[OFFSET]", pos, parser.pos)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src = parser.resolve_operand(src_ref, parser.parse_type())
+        parser.parse_punctuation(",")
+        idx = parser.resolve_operand(idx_ref, parser.parse_type())
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        op = cls(src, idx, _merge(s_off, d_off)[0], rtype)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string(", ")
+        printer.print_operand(self.indices)
+        print_mixed_list(printer, self.static_offsets.get_values(), self.offsets)
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.indices.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        s = _tile(self.src, "gather_row source")
+        i = _tile(self.indices, "gather_row indices")
+        r = _tile(self.result, "gather_row result")
+        _check_mixed(self.static_offsets.get_values(), self.offsets, "gather_row offset")
+        if len(self.static_offsets.get_values()) != 1:
+            raise VerifyException("gather_row takes exactly one source row offset")
+        for t, what in ((s, "source"), (i, "indices"), (r, "result")):
+            _require_space(t, ("vec",), f"gather_row {what}")
+            if t.rank != 2:
+                raise VerifyException(f"gather_row {what} must be 2-D, got rank {t.rank}")
+        if not isinstance(i.element_type, IntegerType) or i.element_type.width.data != 32:
+            raise VerifyException(f"gather_row indices must be i32, got {i.element_type}")
+        m, n = r.get_shape()
+        if i.get_shape() not in ((m, 1),) and DYNAMIC not in (m,):
+            raise VerifyException(
+                f"gather_row indices must have shape {_fmt_shape([m, 1])} (one row index per result row), got "
+                f"{_fmt_shape(i.get_shape())}"
+            )
+        if s.element_type != r.element_type:
+            raise VerifyException("gather_row cannot change the element type")
+        if s.get_shape()[1] != n:
+            raise VerifyException(
+                f"gather_row result rows must be as wide as the source's: {_fmt_shape(s.get_shape())} -> "
+                f"{_fmt_shape(r.get_shape())}"
+            )
+
+
+ADDRESSED_VIEW_OPS = (ReinterpretViewOp, ExtractOp, GatherRowOp)
+
+__all__ = [
+    "ADDRESSED_VIEW_OPS",
+    "ExtractOp",
+    "GatherRowOp",
+    "ReinterpretViewOp",
+    "reinterpret_inferred_shape",
+    "reinterpret_inferred_valid",
+]

@@ -1,0 +1,232 @@
+"""Split-axis halving of the ops added beyond the contract: `pto.reinterpret_view`, `pto.extract`,
+`pto.gather_row` (dialects/pto_view_ops.py) and the vector-side communication ops `pto.tile_get` /
+`pto.tile_put` (dialects/pto_comm_ops.py).  The patterns plug into `SplitLowering.halving_patterns`.
+
+Rules (reference `lower-auto-vector-split.reference.md` §2.3, docs/lower-auto-vector-split.md):
+
+* `reinterpret_view` with a result shape other than the inferred one (an *explicit shape*) is rejected
+  (E-REINTERP); a per-lane source gives a per-lane result on the same dim; a full-width source is viewed at full
+  width and then lane-sliced, which needs a static shape (E-REINTERP-STATIC).
+* `extract` is a window op: as `pto.slice` (a full-width source is lane-offset, a per-lane source keeps its
+  offsets and must be read across the whole split extent).
+* `gather_row` reads rows by index: its result follows a per-lane *index* tile (UP_DOWN: each lane gathers its
+  rows from the full source) or a per-lane *source* split on columns (LEFT_RIGHT); a source split on its rows is
+  rejected (the indices address the full source).
+* `tile_get` is halved and lane-offset like `pto.load`; `tile_put` of a per-lane tile is lane-offset like
+  `pto.store`.  `tensor_put`/`tensor_get` copy whole tensors and stay as they are on both lanes.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_comm_ops import TileGetOp, TilePutOp
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, reinterpret_inferred_shape
+from pypto_mlir.passes.analysis.split_axis import halved_tile_type
+
+from .lowering import LEGACY, PASS, ReshapeHalving, _copy_extra_attrs, _dynamic_box_error, _name, _SplitPattern
+
+
+class ReinterpretViewHalving(ReshapeHalving):
+    """`pto.reinterpret_view` (E-REINTERP, E-REINTERP-STATIC)."""
+
+    OPS = (ReinterpretViewOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, ReinterpretViewOp)
+        lw = self.lw
+        src, out = op.src.type, op.result.type
+        assert isinstance(src, TileType) and isinstance(out, TileType)
+        info = lw.info(op.src)
+        src = info.orig_type if info is not None else src  # the full-width source the author wrote
+        inferred = reinterpret_inferred_shape(src, out.element_type)
+        if inferred != list(out.get_shape()):
+            raise PtoError(
+                f"{LEGACY}: pto.reinterpret_view with an explicit shape inside a split kernel must match its "
+                f"auto-inferred shape ({list(inferred) if inferred else '?'} for {list(src.get_shape())} viewed as "
+                f"{out.element_type}), got {list(out.get_shape())}; a reshaping reinterpretation cannot be followed "
+                "across the lanes. View with the inferred shape (and reshape separately), or reinterpret outside "
+                "the split kernel",
+                op=op,
+            )
+        if info is None:
+            d = lw.dim
+            shape = out.get_shape()
+            if out.rank <= d or shape[d] == 1:
+                return  # a singleton split dim stays full width
+            if DYNAMIC in shape:
+                raise PtoError(
+                    f"{LEGACY}: pto.reinterpret_view over a full-width source requires a static split extent and a "
+                    f"static target shape (got {['?' if x == DYNAMIC else x for x in shape]}): the pass views the "
+                    "full tile and slices each lane's half out of it, and a slice needs static sizes. Give the tile "
+                    "a static box (runtime extents go in its valid region)",
+                    op=op,
+                )
+            self._slice_full_width(op, out)  # type: ignore[arg-type]
+            return
+        d = info.dim
+        lane_src = op.src.type  # already the per-lane type
+        assert isinstance(lane_src, TileType)
+        expect = halved_tile_type(out, d, lw.lane_stride)
+        if reinterpret_inferred_shape(lane_src, out.element_type) != list(expect.get_shape()):
+            raise PtoError(
+                f"{LEGACY}: pto.reinterpret_view changes the element width along the split axis (dim {d}) of the "
+                f"per-lane tile '{_name(op.src)}': each lane's {list(lane_src.get_shape())} x {src.element_type} "
+                f"is not half of the {list(out.get_shape())} x {out.element_type} view, so the lanes' byte windows "
+                "would not line up. Make each lane's split extent a whole number of the new elements (an even "
+                "extent), or split along the other axis",
+                op=op,
+            )
+        new_res = rewriter.replace_value_with_new_type(op.result, halved_tile_type(out, d, lw.lane_stride))
+        lw.track(new_res, lw.make_info(out, d))
+        lw.verify_rewritten(op)
+
+
+class ExtractHalving(_SplitPattern):
+    """`pto.extract` (vec): a window op like `pto.slice`."""
+
+    OPS = (ExtractOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, ExtractOp)
+        lw = self.lw
+        t = op.result.type
+        assert isinstance(t, TileType)
+        info = lw.info(op.src)
+        offsets = op.get_mixed_offsets()
+        if info is not None:
+            d = info.dim
+            if offsets[d] != 0 or t.get_shape()[d] != info.full:
+                raise PtoError(
+                    f"{PASS}: this pto.extract takes a window of the split axis (dim {d}) of the per-lane tile "
+                    f"'{_name(op.src)}'; each lane only holds its half, so the window would select different cells on "
+                    "the two lanes. Extract from the full-width value before it is split, or along the other axis",
+                    op=op,
+                )
+        else:
+            d = lw.dim
+            if t.rank <= d or t.get_shape()[d] == 1:
+                return
+            if t.get_shape()[d] == DYNAMIC:
+                raise _dynamic_box_error(op, d)
+            offsets[d] = lw.arith.offset(offsets[d], lw.step_for(t.get_shape()[d]), op)
+        new_type = halved_tile_type(t, d, lw.lane_stride)
+        if new_type.get_valid() != new_type.get_shape():
+            raise PtoError(
+                f"{PASS}: this pto.extract's split extent ({t.get_shape()[d]}) does not halve evenly; an extract "
+                "reads whole windows. Make the extracted split extent even",
+                op=op,
+            )
+        new = ExtractOp(op.src, offsets, new_type)
+        _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
+        new.location = op.location
+        rewriter.replace(op, new)
+        lw.track(new.result, lw.make_info(t, d))
+        lw.verify_rewritten(new)
+
+
+class GatherRowHalving(_SplitPattern):
+    """`pto.gather_row`: follows a per-lane index tile (rows) or a per-lane source split on its columns."""
+
+    OPS = (GatherRowOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, GatherRowOp)
+        lw = self.lw
+        out = op.result.type
+        assert isinstance(out, TileType)
+        s_info, i_info = lw.info(op.src), lw.info(op.indices)
+        if s_info is not None and s_info.dim == 0:
+            raise PtoError(
+                f"{PASS}: pto.gather_row reads rows of '{_name(op.src)}' by index, but that tile is split on its rows "
+                "(UP_DOWN): each lane holds only half of them while the indices address the whole tile. Gather from "
+                "a full-width source (e.g. one loaded outside the split data flow), or split LEFT_RIGHT",
+                op=op,
+            )
+        info = s_info if s_info is not None else (i_info if i_info is not None and i_info.dim == 0 else None)
+        if info is None:
+            return  # full-width operands: the op stays full width
+        d = info.dim
+        if out.get_shape()[d] == DYNAMIC:
+            raise _dynamic_box_error(op, d)
+        new_res = rewriter.replace_value_with_new_type(op.result, halved_tile_type(out, d, lw.lane_stride))
+        lw.track(new_res, lw.make_info(out, d))
+        lw.verify_rewritten(op)
+
+
+class TileGetHalving(_SplitPattern):
+    """`pto.tile_get`: each lane reads its half of the window, offset by `subblock_idx * step` (as a load)."""
+
+    OPS = (TileGetOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, TileGetOp)
+        lw = self.lw
+        t = op.result.type
+        assert isinstance(t, TileType)
+        d = lw.dim
+        if t.rank < 2 or t.rank <= d or t.get_shape()[d] == 1:
+            return
+        box = t.get_shape()[d]
+        if box == DYNAMIC:
+            raise _dynamic_box_error(op, d)
+        if box % 2 and lw.lane_stride is None:
+            raise PtoError(
+                f"{PASS}: pto.tile_get reads an odd split extent ({box}); the two lanes' windows would overlap. "
+                "Read an even extent",
+                op=op,
+            )
+        src_rank = op.source.type.rank  # type: ignore[union-attr]
+        td = src_rank - t.rank + d
+        offsets = op.get_mixed_offsets()
+        offsets[td] = lw.arith.offset(offsets[td], lw.step_for(box), op)
+        new = TileGetOp(op.source, offsets, op.peer, halved_tile_type(t, d, lw.lane_stride))
+        _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
+        new.location = op.location
+        rewriter.replace(op, new)
+        lw.track(new.result, lw.make_info(t, d))
+
+
+class TilePutOffsets(_SplitPattern):
+    """`pto.tile_put` of a per-lane tile: the window moves by `subblock_idx * step` (as a store)."""
+
+    OPS = (TilePutOp,)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, TilePutOp)
+        lw = self.lw
+        info = lw.info(op.tile)
+        if info is None:
+            return
+        t = op.tile.type
+        assert isinstance(t, TileType)
+        td = op.dest.type.rank - t.rank + info.dim  # type: ignore[union-attr]
+        offsets: list[int | SSAValue] = op.get_mixed_offsets()
+        offsets[td] = lw.arith.offset(offsets[td], info.step, op)
+        new = TilePutOp(op.tile, op.dest, offsets, op.peer)
+        _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
+        new.location = op.location
+        rewriter.replace(op, new)
+
+
+def new_op_patterns(lw) -> list[_SplitPattern]:
+    return [
+        ReinterpretViewHalving(lw),
+        ExtractHalving(lw),
+        GatherRowHalving(lw),
+        TileGetHalving(lw),
+        TilePutOffsets(lw),
+    ]
+
+
+__all__ = [
+    "ExtractHalving",
+    "GatherRowHalving",
+    "ReinterpretViewHalving",
+    "TileGetHalving",
+    "TilePutOffsets",
+    "new_op_patterns",
+]

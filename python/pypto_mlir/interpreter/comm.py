@@ -1,0 +1,125 @@
+"""Semantics of the communication ops (`pto.tile_put/tile_get/tensor_put/tensor_get/notify/wait/defer_wait`)
+for a single-device run: the interpreter is device rank 0 of a world of one, so the only valid peer is 0 and a
+put/get to it is a copy within this device's GM.  They need the core context: replayed
+lanes do no visible write, `notify` runs once per AIV kernel, a `wait` blocks the core until it is satisfied), so
+they are registered as effect ops (`@impl_effect`) and the waits as sync ops (`@impl_sync`, see `registry.py`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pypto_mlir.dialects.pto_comm_ops import (
+    DeferWaitOp,
+    NotifyOp,
+    TensorGetOp,
+    TensorPutOp,
+    TileGetOp,
+    TilePutOp,
+    WaitOp,
+)
+
+from .machine import Wait
+from .registry import impl_effect, impl_sync
+from .semantics import mixed_values
+from .values import InterpError, make_tile, repad
+
+WORLD_SIZE = 1  # a single-device run: this device is rank 0
+
+
+def _peer(v: Any, what: str) -> int:
+    rank = int(v)
+    if not 0 <= rank < WORLD_SIZE:
+        raise InterpError(
+            f"{what} addresses peer rank {rank}, but the interpreter runs a single device (rank 0 of a world of "
+            f"{WORLD_SIZE}); only peer 0 exists"
+        )
+    return rank
+
+
+
+@impl_effect(TilePutOp)
+def run_tile_put(machine, op: TilePutOp, args, env, ctx):
+    tile, buf, peer = args[0], args[1], args[2]
+    _peer(peer, "tile_put")
+    offs = mixed_values(op.get_static_offsets(), args[3:])
+    if ctx.replay:
+        return [buf]
+    idx = machine._window(buf, offs, tile.valid, "tile_put")
+    buf.data[idx] = tile.valid_view()
+    return [buf]
+
+
+@impl_effect(TileGetOp)
+def run_tile_get(machine, op: TileGetOp, args, env, ctx):
+    buf, peer = args[0], args[1]
+    _peer(peer, "tile_get")
+    offs = mixed_values(op.get_static_offsets(), args[2:])
+    t = op.result.type
+    box = tuple(t.get_shape())
+    idx = machine._window(buf, offs, box, "tile_get")
+    return [repad(make_tile(np.array(buf.data[idx]), t, box))]
+
+
+@impl_effect(TensorPutOp)
+def run_tensor_put(machine, op: TensorPutOp, args, env, ctx):
+    src, dst, peer = args
+    _peer(peer, "tensor_put")
+    if src.data.shape != dst.data.shape:
+        raise InterpError(f"tensor_put copies {src.data.shape} into {dst.data.shape}")
+    if not ctx.replay:
+        dst.data[...] = src.data
+    return [dst]
+
+
+@impl_effect(TensorGetOp)
+def run_tensor_get(machine, op: TensorGetOp, args, env, ctx):
+    src, dst, peer = args
+    _peer(peer, "tensor_get")
+    if src.data.shape != dst.data.shape:
+        raise InterpError(f"tensor_get copies {src.data.shape} into {dst.data.shape}")
+    if not ctx.replay:
+        dst.data[...] = src.data
+    return [dst]
+
+
+def _signal_index(machine, op, buf, offs) -> tuple:
+    return machine._window(buf, offs, (), op.name.split(".")[1])
+
+
+@impl_effect(NotifyOp)
+def run_notify(machine, op: NotifyOp, args, env, ctx):
+    buf, peer = args[0], args[1]
+    _peer(peer, "notify")
+    offs = mixed_values(op.get_static_offsets(), args[2:])
+    idx = _signal_index(machine, op, buf, offs)
+    # No-duplicate: one notify per kernel instance.  When both AIV lanes run the same code (a split kernel or
+    # a dual dispatch), only lane 0 signals; lane 1 and a replayed lane skip it.
+    if ctx.replay or (ctx.lane or 0) != 0:
+        return []
+    buf.data[idx] = buf.data[idx] + op.get_value()
+    if ctx.group is not None:
+        ctx.group.progress += 1
+    return []
+
+
+def _wait(machine, op, args, ctx, what: str):
+    buf = args[0]
+    offs = mixed_values(op.get_static_offsets(), args[1:])
+    idx = _signal_index(machine, op, buf, offs)
+    want = op.get_value()
+    while int(buf.data[idx]) < want:
+        yield Wait(op, f"{what} for signal {list(offs)} to reach {want} (it is {int(buf.data[idx])})")
+    return []
+
+
+@impl_sync(WaitOp)
+def run_wait(machine, op: WaitOp, args, env, ctx):
+    return (yield from _wait(machine, op, args, ctx, "waits"))
+
+
+@impl_sync(DeferWaitOp)
+def run_defer_wait(machine, op: DeferWaitOp, args, env, ctx):
+    # The runtime dispatches the task only once the signal is reached; on one device that is a wait at entry.
+    return (yield from _wait(machine, op, args, ctx, "is a deferred waiter"))

@@ -1,0 +1,60 @@
+"""Semantics of the view and lane-addressed ops added beyond the contract (`pto.reinterpret_view`,
+`pto.extract`, `pto.gather_row`); registered by op class like `semantics.py` (see `registry.py`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp
+
+from .registry import impl
+from .semantics import emit, mixed_values, rtype
+from .values import InterpError, static_shape
+
+
+@impl(ReinterpretViewOp)
+def _reinterpret_view(op, args):
+    (a,) = args
+    t = rtype(op)
+    shape = static_shape(t)
+    # The same bytes, row-major, read as the new element type.
+    raw = np.ascontiguousarray(a.data).view(np.uint8).reshape(-1)
+    from .values import np_dtype
+
+    values = raw.view(np_dtype(t.element_type)).reshape(shape)
+    if tuple(t.get_valid()) == tuple(shape):
+        valid = shape
+    else:
+        valid = tuple(t.get_valid())
+    return [emit(op, values, valid)]
+
+
+@impl(ExtractOp)
+def _extract(op: ExtractOp, args):
+    a = args[0]
+    offs = mixed_values(op.get_static_offsets(), args[1:])
+    shape = static_shape(rtype(op))
+    for d, (o, e, full) in enumerate(zip(offs, shape, a.data.shape)):
+        if o < 0 or o + e > full:
+            raise InterpError(f"extract window [{o}, {o + e}) on dim {d} lies outside the source extent {full}")
+    win = tuple(slice(o, o + e) for o, e in zip(offs, shape))
+    return [emit(op, a.data[win], shape)]
+
+
+@impl(GatherRowOp)
+def _gather_row(op: GatherRowOp, args):
+    src, idx = args[0], args[1]
+    (off,) = mixed_values(op.static_offsets.get_values(), args[2:])
+    shape = static_shape(rtype(op))
+    rows = idx.data[:, 0].astype(np.int64) + int(off)
+    valid_rows = min(idx.valid[0], shape[0])
+    out = np.zeros(shape, dtype=src.data.dtype)
+    for i in range(valid_rows):
+        r = int(rows[i])
+        if r < 0 or r >= src.valid[0]:
+            raise InterpError(
+                f"gather_row: result row {i} reads source row {r} (index {int(idx.data[i, 0])} + offset {int(off)}), "
+                f"outside the source's {src.valid[0]} valid rows"
+            )
+        out[i] = src.data[r]
+    return [emit(op, out, (valid_rows, min(src.valid[1], shape[1])))]

@@ -1,0 +1,171 @@
+"""Unit tests of the interpreter semantics of the ops added beyond the contract (views, lane-addressed and
+communication ops) against plain numpy, and of their runtime errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernelgen.interp_util import kernel_module, run_kernel
+from pypto_mlir import PtoError, parse_module, verify_module
+from pypto_mlir.interpreter import Buffer, Machine
+
+RNG = np.random.default_rng(11)
+
+
+def test_reinterpret_view_reads_the_same_bytes():
+    a = RNG.uniform(-2, 2, size=(4, 8)).astype(np.float32)
+    body = (
+        "    %t = pto.load %a[0, 0] : !pto.tensor<4x8xf32> -> !pto.tile<4x8xf32, vec>\n"
+        "    %b = pto.reinterpret_view %t : !pto.tile<4x8xf32, vec> -> !pto.tile<4x16xi16, vec>\n"
+        "    %o2 = pto.store %b, %o[0, 0] : !pto.tile<4x16xi16, vec>, !pto.tensor<4x16xi16>"
+    )
+    m = kernel_module([("a", "!pto.tensor<4x8xf32>", False), ("o", "!pto.tensor<4x16xi16>", True)], body)
+    _, out = run_kernel(m, [a, np.zeros((4, 16), np.int16)])
+    np.testing.assert_array_equal(out, a.view(np.int16).reshape(4, 16))
+
+
+def test_reinterpret_view_explicit_shape():
+    a = RNG.uniform(-2, 2, size=(4, 8)).astype(np.float32)
+    body = (
+        "    %t = pto.load %a[0, 0] : !pto.tensor<4x8xf32> -> !pto.tile<4x8xf32, vec>\n"
+        "    %b = pto.reinterpret_view %t : !pto.tile<4x8xf32, vec> -> !pto.tile<2x32xi16, vec>\n"
+        "    %o2 = pto.store %b, %o[0, 0] : !pto.tile<2x32xi16, vec>, !pto.tensor<2x32xi16>"
+    )
+    m = kernel_module([("a", "!pto.tensor<4x8xf32>", False), ("o", "!pto.tensor<2x32xi16>", True)], body)
+    _, out = run_kernel(m, [a, np.zeros((2, 32), np.int16)])
+    np.testing.assert_array_equal(out, a.view(np.int16).reshape(2, 32))
+
+
+def test_extract_copies_the_window():
+    a = RNG.uniform(-1, 1, size=(8, 8)).astype(np.float32)
+    body = (
+        "    %t = pto.load %a[0, 0] : !pto.tensor<8x8xf32> -> !pto.tile<8x8xf32, vec>\n"
+        "    %c2 = arith.constant 2 : index\n"
+        "    %e = pto.extract %t[%c2, 4] : !pto.tile<8x8xf32, vec> -> !pto.tile<4x4xf32, vec>\n"
+        "    %o2 = pto.store %e, %o[0, 0] : !pto.tile<4x4xf32, vec>, !pto.tensor<4x4xf32>"
+    )
+    m = kernel_module([("a", "!pto.tensor<8x8xf32>", False), ("o", "!pto.tensor<4x4xf32>", True)], body)
+    _, out = run_kernel(m, [a, np.zeros((4, 4), np.float32)])
+    np.testing.assert_array_equal(out, a[2:6, 4:8])
+
+
+def _gather_module() -> str:
+    body = (
+        "    %t = pto.load %a[0, 0] : !pto.tensor<8x4xf32> -> !pto.tile<8x4xf32, vec>\n"
+        "    %i = pto.load %idx[0, 0] : !pto.tensor<4x1xi32> -> !pto.tile<4x1xi32, vec>\n"
+        "    %g = pto.gather_row %t, %i[1] : !pto.tile<8x4xf32, vec>, !pto.tile<4x1xi32, vec> -> !pto.tile<4x4xf32, vec>\n"
+        "    %o2 = pto.store %g, %o[0, 0] : !pto.tile<4x4xf32, vec>, !pto.tensor<4x4xf32>"
+    )
+    return kernel_module(
+        [("a", "!pto.tensor<8x4xf32>", False), ("idx", "!pto.tensor<4x1xi32>", False), ("o", "!pto.tensor<4x4xf32>", True)],
+        body,
+    )
+
+
+def test_gather_row_reads_rows_by_index_plus_offset():
+    a = RNG.uniform(-1, 1, size=(8, 4)).astype(np.float32)
+    idx = np.array([[6], [0], [3], [3]], np.int32)
+    _, _, out = run_kernel(_gather_module(), [a, idx, np.zeros((4, 4), np.float32)])
+    np.testing.assert_array_equal(out, a[idx[:, 0] + 1])
+
+
+def test_gather_row_out_of_range_is_a_located_runtime_error():
+    a = np.zeros((8, 4), np.float32)
+    idx = np.array([[7], [0], [0], [0]], np.int32)  # 7 + 1 is outside the 8 rows
+    with pytest.raises(PtoError, match="result row 0 reads source row 8 .* outside the source's 8 valid rows") as e:
+        run_kernel(_gather_module(), [a, idx, np.zeros((4, 4), np.float32)])
+    assert e.value.op is not None and e.value.op.name == "pto.gather_row"
+
+
+T = "!pto.tensor<4x8xf32>"
+V = "!pto.tile<4x8xf32, vec>"
+
+
+def test_put_get_on_a_single_device():
+    """Peer 0 is this device: tile_put writes the window, tile_get reads it, tensor_put/get copy whole tensors."""
+    a = RNG.uniform(-1, 1, size=(4, 8)).astype(np.float32)
+    body = (
+        "    %p = arith.constant 0 : index\n"
+        f"    %t = pto.load %a[0, 0] : {T} -> {V}\n"
+        "    %h = pto.extract %t[0, 0] : !pto.tile<4x8xf32, vec> -> !pto.tile<2x8xf32, vec>\n"
+        f"    %b2 = pto.tile_put %h, %b[2, 0] to %p : !pto.tile<2x8xf32, vec>, {T}\n"
+        f"    %g = pto.tile_get %b2[2, 0] from %p : {T} -> !pto.tile<2x8xf32, vec>\n"
+        f"    %c2 = pto.tile_put %g, %c[0, 0] to %p : !pto.tile<2x8xf32, vec>, {T}\n"
+        f"    %d2 = pto.tensor_put %a, %d to %p : {T}, {T}\n"
+        f"    %e2 = pto.tensor_get %d2, %e from %p : {T}, {T}"
+    )
+    m = kernel_module([("a", T, False), ("b", T, True), ("c", T, True), ("d", T, True), ("e", T, True)], body)
+    z = np.zeros((4, 8), np.float32)
+    _, b, c, d, e = run_kernel(m, [a, z, z, z, z])
+    want_b = z.copy()
+    want_b[2:4] = a[0:2]
+    np.testing.assert_array_equal(b, want_b)
+    want_c = z.copy()
+    want_c[0:2] = a[0:2]
+    np.testing.assert_array_equal(c, want_c)
+    np.testing.assert_array_equal(d, a)
+    np.testing.assert_array_equal(e, a)
+
+
+def test_a_peer_other_than_this_device_is_a_runtime_error():
+    body = (
+        "    %p = arith.constant 1 : index\n"
+        f"    %t = pto.tile_get %a[0, 0] from %p : {T} -> {V}"
+    )
+    m = kernel_module([("a", T, False)], body)
+    with pytest.raises(PtoError, match="tile_get addresses peer rank 1, but the interpreter runs a single device"):
+        run_kernel(m, [np.zeros((4, 8), np.float32)])
+
+
+S = "!pto.tensor<4xi32>"
+
+
+def test_notify_adds_and_wait_passes_once_reached():
+    body = (
+        "    %p = arith.constant 0 : index\n"
+        f"    pto.notify %s[1] to %p : {S}\n"
+        f"    pto.notify %s[1] to %p {{value = 2 : i64}} : {S}\n"
+        f"    pto.wait %s[1] {{value = 3 : i64}} : {S}\n"
+        f"    pto.defer_wait %s[1] {{value = 3 : i64}} : {S}"
+    )
+    m = kernel_module([("s", S, True)], body)
+    (s,) = run_kernel(m, [np.zeros(4, np.int32)])
+    np.testing.assert_array_equal(s, [0, 3, 0, 0])
+
+
+def test_a_wait_that_is_never_satisfied_is_reported():
+    body = f"    pto.wait %s[0] {{value = 1 : i64}} : {S}"
+    m = kernel_module([("s", S, True)], body)
+    with pytest.raises(PtoError, match="pto.wait.* blocks outside a Group: waits for signal \\[0\\] to reach 1 \\(it is 0\\)"):
+        run_kernel(m, [np.zeros(4, np.int32)])
+
+
+def test_notify_runs_once_when_both_aiv_lanes_run_the_kernel():
+    """A split kernel runs on both AIV lanes; the no-duplicate notify signals from lane 0 only."""
+    text = f"""builtin.module attributes {{pto.target = #pto.target<a2a3>}} {{
+  func.func @k(%s: {S} {{pto.out}}, %o: !pto.tensor<2x8xf32> {{pto.out}}) attributes {{pto.kind = #pto.kind<aiv>, pto.split_aiv}} {{
+    %p = arith.constant 0 : index
+    %lane = pto.get_subblock_idx : index
+    %li = arith.index_cast %lane : index to i32
+    %one = arith.constant 1 : i32
+    %l1 = arith.addi %li, %one : i32
+    %lf = arith.sitofp %l1 : i32 to f32
+    %t = pto.full %lf : f32 -> !pto.tile<1x8xf32, vec>
+    %o2 = pto.store %t, %o[%lane, 0] : !pto.tile<1x8xf32, vec>, !pto.tensor<2x8xf32>
+    pto.notify %s[%lane] to %p : {S}
+    pto.notify %s[2] to %p : {S}
+    func.return
+  }}
+  func.func @g(%s: {S} {{pto.out}}, %o: !pto.tensor<2x8xf32> {{pto.out}}) attributes {{pto.kind = #pto.kind<group>}} {{
+    func.call @k(%s, %o) : ({S}, !pto.tensor<2x8xf32>) -> ()
+    func.return
+  }}
+}}
+"""
+    module = parse_module(text, "t.mlir")
+    verify_module(module)
+    buf, out = Buffer(np.zeros(4, np.int32)), Buffer(np.zeros((2, 8), np.float32))
+    Machine(module).run("g", [buf, out])
+    np.testing.assert_array_equal(out.data, [[1] * 8, [2] * 8])  # both lanes ran
+    np.testing.assert_array_equal(buf.data, [1, 0, 1, 0])  # lane 0 signalled, lane 1 did not
