@@ -40,7 +40,8 @@ from pypto_mlir.dialects.pto_ops import (
     get_int_attr,
 )
 
-# The ops with the `SlotView` trait (also those beyond the contract, e.g. reinterpret_view): whose result is a view of (the same buffer as) their first operand: a
+# Ops with the `SlotView` trait (including reinterpret_view, beyond the contract): the result is a view of (the
+# same buffer as) the first operand: a
 # popped slot stays in use while any of these views is used.  `pto.transpose` and `pto.move` copy, so they are
 # not views.
 
