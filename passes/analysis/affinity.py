@@ -23,6 +23,7 @@ from pypto_mlir.dialects.pto_traits import (
     Affinity,
     AffinityTrait,
     MoveAffinity,
+    NoDuplicate,
     PipeDirection,
     is_transfer_sourced,
 )
@@ -55,15 +56,29 @@ def intrinsic_affinity(op: Operation) -> Affinity:
     return Affinity.SHARED if trait is None else trait.intrinsic(op)
 
 
-class AffinityAnalysis:
-    """Affinity of every op, with region ops rolled up over their bodies; computed once, then looked up."""
+def placed_affinity(op: Operation) -> Affinity:
+    """The side an op is *placed* on when a mixed kernel is split: its intrinsic affinity, except that a
+    no-duplicate shared op (`NoDuplicate`, e.g. `pto.notify`) goes to the vector side only (reference: the
+    region placement `core_placement = "aiv"`; here it applies in the whole mixed kernel)."""
+    a = intrinsic_affinity(op)
+    if a == Affinity.SHARED and op.has_trait(NoDuplicate):
+        return Affinity.VECTOR
+    return a
 
-    def __init__(self, root: Operation):
+
+class AffinityAnalysis:
+    """Affinity of every op, with region ops rolled up over their bodies; computed once, then looked up.
+
+    `placement=True` classifies by `placed_affinity` (where ExpandMixedKernel puts each op of a kernel it has
+    already found mixed); the default, the intrinsic affinity, decides whether a kernel is mixed."""
+
+    def __init__(self, root: Operation, placement: bool = False):
         self._cache: dict[Operation, Affinity] = {}
+        self._of = placed_affinity if placement else intrinsic_affinity
         self._visit(root)
 
     def _visit(self, op: Operation) -> Affinity:
-        a = intrinsic_affinity(op)
+        a = self._of(op)
         for region in op.regions:
             a = combine(a, self._visit_region(region))
         self._cache[op] = a
@@ -118,4 +133,5 @@ __all__ = [
     "is_mixed",
     "is_transfer_sourced",
     "move_direction",
+    "placed_affinity",
 ]

@@ -36,12 +36,14 @@ from xdsl.rewriter import InsertPoint
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
+from pypto_mlir.dialects.pto_traits import NoDuplicate
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 from ..analysis.transpose_hazard import find_transpose_hazard
 from ..common import kind_of, old_heap_frozen, require_target, set_kind, split_mode
 from .boundaries import boundary_patterns
+from .deferred_waiters import audit_deferred_waiters
 from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function, top_level_callers
 from .gm_sync import insert_gm_fences
 from .manual_push import adapt_manual_v2c_pushes
@@ -162,6 +164,8 @@ class ExpandMixedIncoreKernel(RewritePattern):
         affinity = AffinityAnalysis(op)
         if affinity.of_block(op.body.block) != Affinity.MIXED:
             return
+        if any(o.has_trait(NoDuplicate) for o in op.walk()):
+            affinity = AffinityAnalysis(op, placement=True)  # no-duplicate ops (pto.notify) go to the AIV only
         check_transpose_hazard(op)
         name = op.sym_name.data
         aic_name, aiv_name = f"{name}_aic", f"{name}_aiv"
@@ -246,6 +250,7 @@ class ExpandMixedKernelPass(ModulePass):
         for f in op.body.block.ops:
             if isinstance(f, func.FuncOp) and kind_of(f) == "incore":
                 reject_unlowered_regions(f)
+        audit_deferred_waiters(op)
         symbols = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}
         state = ModuleState(target, plan_callers(op), symbols)
         # No applier DCE: the walker visits every op of every function, and would erase the last dead op of
