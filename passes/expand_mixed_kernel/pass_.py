@@ -44,6 +44,7 @@ from ..analysis.transpose_hazard import find_transpose_hazard
 from ..common import kind_of, old_heap_frozen, require_target, set_kind, split_mode
 from .boundaries import boundary_patterns
 from .deferred_waiters import audit_deferred_waiters
+from .group_abi import normalize_group_abi
 from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function, top_level_callers
 from .gm_sync import insert_gm_fences
 from .manual_push import adapt_manual_v2c_pushes
@@ -265,5 +266,6 @@ class ExpandMixedKernelPass(ModulePass):
         ).rewrite_module(op)
         if state.expanded:
             PatternRewriteWalker(RewriteGroupCaller(state.expanded), apply_recursively=False).rewrite_module(op)
+        normalize_group_abi(op, target)
         adapt_manual_v2c_pushes(op, target)
         verify_mixed_kernel_expanded(op)
