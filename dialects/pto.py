@@ -6,4 +6,5 @@ from .pto_traits import *  # noqa: F401,F403
 from .pto_types import *  # noqa: F401,F403
 from .pto_view_ops import *  # noqa: F401,F403
 from .pto_comm_ops import *  # noqa: F401,F403
+from .pto_mx_ops import *  # noqa: F401,F403
 from . import ALL_PTO_OPS, PTO  # noqa: F401

@@ -239,6 +239,25 @@ def test_communication_ops():
     assert pto.NotifyOp.has_trait(NoDuplicate) and not pto.WaitOp.has_trait(NoDuplicate)
 
 
+def test_mx_matmuls():
+    """matmul_mx, matmul_mx_acc, matmul_mx_bias (beyond the contract)."""
+    from xdsl.dialects.builtin import Float8E4M3FNType, Float8E8M0FNUType
+
+    f8, e8 = Float8E4M3FNType(), Float8E8M0FNUType()
+    tl, tls = pto.TileType.get([16, 64], f8, "left"), pto.TileType.get([16, 2], e8, "left_scale")
+    tr, trs = pto.TileType.get([64, 32], f8, "right"), pto.TileType.get([2, 32], e8, "right_scale")
+    acc, bias = pto.TileType.get([16, 32], f32, "acc"), pto.TileType.get([1, 32], f32, "bias")
+
+    def body(l, ls, r, rs, b):
+        c = pto.MatmulMxOp(l, ls, r, rs, acc)
+        c2 = pto.MatmulMxAccOp(c.result, l, ls, r, rs, acc)
+        c3 = pto.MatmulMxBiasOp(l, ls, r, rs, b, acc)
+        return [c, c2, c3]
+
+    text = build([tl, tls, tr, trs, bias], body)
+    assert "pto.matmul_mx %0, %1, %2, %3 : " in text and "pto.matmul_mx_acc " in text and "pto.matmul_mx_bias " in text
+
+
 def test_invalid_construction_is_reported_by_verify_module_at_the_op():
     left = pto.TileType.get([16, 64], bf16, "vec")
     right = pto.TileType.get([64, 128], bf16, "right")

@@ -169,3 +169,49 @@ def test_notify_runs_once_when_both_aiv_lanes_run_the_kernel():
     Machine(module).run("g", [buf, out])
     np.testing.assert_array_equal(out.data, [[1] * 8, [2] * 8])  # both lanes ran
     np.testing.assert_array_equal(buf.data, [1, 0, 1, 0])  # lane 0 signalled, lane 1 did not
+
+
+def _mx_module(kind: str) -> str:
+    L, LS = "!pto.tile<4x64xf8E4M3FN, left>", "!pto.tile<4x2xf8E8M0FNU, left_scale>"
+    R, RS = "!pto.tile<64x8xf8E4M3FN, right>", "!pto.tile<2x8xf8E8M0FNU, right_scale>"
+    A = "!pto.tile<4x8xf32, acc>"
+    body = (
+        "    %l = pto.load %a[0, 0] : !pto.tensor<4x64xf8E4M3FN> -> " + L + "\n"
+        "    %ls = pto.load %as[0, 0] : !pto.tensor<4x2xf8E8M0FNU> -> " + LS + "\n"
+        "    %r = pto.load %b[0, 0] : !pto.tensor<64x8xf8E4M3FN> -> " + R + "\n"
+        "    %rs = pto.load %bs[0, 0] : !pto.tensor<2x8xf8E8M0FNU> -> " + RS + "\n"
+    )
+    if kind == "plain":
+        body += f"    %c = pto.matmul_mx %l, %ls, %r, %rs : {L}, {LS}, {R}, {RS} -> {A}\n"
+    elif kind == "acc":
+        body += f"    %c0 = pto.matmul_mx %l, %ls, %r, %rs : {L}, {LS}, {R}, {RS} -> {A}\n"
+        body += f"    %c = pto.matmul_mx_acc %c0, %l, %ls, %r, %rs : {A}, {L}, {LS}, {R}, {RS} -> {A}\n"
+    else:
+        body += "    %bt = pto.load %bias[0, 0] : !pto.tensor<1x8xf32> -> !pto.tile<1x8xf32, bias>\n"
+        body += f"    %c = pto.matmul_mx_bias %l, %ls, %r, %rs, %bt : {L}, {LS}, {R}, {RS}, !pto.tile<1x8xf32, bias> -> {A}\n"
+    body += f"    %o2 = pto.store %c, %o[0, 0] : {A}, !pto.tensor<4x8xf32>"
+    params = [("a", "!pto.tensor<4x64xf8E4M3FN>", False), ("as", "!pto.tensor<4x2xf8E8M0FNU>", False),
+              ("b", "!pto.tensor<64x8xf8E4M3FN>", False), ("bs", "!pto.tensor<2x8xf8E8M0FNU>", False),
+              ("bias", "!pto.tensor<1x8xf32>", False), ("o", "!pto.tensor<4x8xf32>", True)]
+    return kernel_module(params, body)
+
+
+@pytest.mark.parametrize("kind", ["plain", "acc", "bias"])
+def test_matmul_mx_scales_each_group_of_32_along_k(kind):
+    import ml_dtypes
+
+    a = RNG.uniform(-2, 2, size=(4, 64)).astype(ml_dtypes.float8_e4m3fn)
+    b = RNG.uniform(-2, 2, size=(64, 8)).astype(ml_dtypes.float8_e4m3fn)
+    a_exp = RNG.integers(124, 130, size=(4, 2)).astype(np.uint8)  # E8M0: 2^(e - 127)
+    b_exp = RNG.integers(124, 130, size=(2, 8)).astype(np.uint8)
+    a_s, b_s = a_exp.view(ml_dtypes.float8_e8m0fnu), b_exp.view(ml_dtypes.float8_e8m0fnu)
+    bias = RNG.uniform(-1, 1, size=(1, 8)).astype(np.float32)
+    outs = run_kernel(_mx_module(kind), [a, a_s, b, b_s, bias, np.zeros((4, 8), np.float32)])
+    sa = np.repeat(2.0 ** (a_exp.astype(np.float64) - 127), 32, axis=1)
+    sb = np.repeat(2.0 ** (b_exp.astype(np.float64) - 127), 32, axis=0)
+    want = (a.astype(np.float64) * sa) @ (b.astype(np.float64) * sb)
+    if kind == "acc":
+        want = 2 * want
+    if kind == "bias":
+        want = want + bias
+    np.testing.assert_allclose(outs[-1], want, rtol=1e-5, atol=1e-5)

@@ -1,4 +1,4 @@
-// Verifier errors of the ops added beyond the contract (views, lane-addressed and communication ops): one
+// Verifier errors of the ops added beyond the contract (views, lane-addressed, communication, MX matmuls): one
 // case per check, reported at the op.
 
 // RUN: pypto-opt %s --split-input-file --verify-diagnostics
@@ -182,5 +182,37 @@ func.func @f(%s: !pto.tensor<4xi32>) {
 func.func @f(%s: !pto.tensor<4x4xi32>) {
   // expected-error@+1 {{'pto.defer_wait' op has 1 offsets but the signal tensor has rank 2}}
   pto.defer_wait %s[0] : !pto.tensor<4x4xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<16x48xf8E4M3FN, left>, %ls: !pto.tile<16x2xf8E8M0FNU, left_scale>, %r: !pto.tile<48x32xf8E4M3FN, right>, %rs: !pto.tile<2x32xf8E8M0FNU, right_scale>) {
+  // expected-error@+1 {{'pto.matmul_mx' op K (48) must be a multiple of the scale group 32}}
+  %c = pto.matmul_mx %l, %ls, %r, %rs : !pto.tile<16x48xf8E4M3FN, left>, !pto.tile<16x2xf8E8M0FNU, left_scale>, !pto.tile<48x32xf8E4M3FN, right>, !pto.tile<2x32xf8E8M0FNU, right_scale> -> !pto.tile<16x32xf32, acc>
+  func.return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<16x64xf8E4M3FN, left>, %ls: !pto.tile<16x2xf8E4M3FN, left_scale>, %r: !pto.tile<64x32xf8E4M3FN, right>, %rs: !pto.tile<2x32xf8E8M0FNU, right_scale>) {
+  // expected-error@+1 {{'pto.matmul_mx' op lhs scale must hold f8E8M0FNU scales, got f8E4M3FN}}
+  %c = pto.matmul_mx %l, %ls, %r, %rs : !pto.tile<16x64xf8E4M3FN, left>, !pto.tile<16x2xf8E4M3FN, left_scale>, !pto.tile<64x32xf8E4M3FN, right>, !pto.tile<2x32xf8E8M0FNU, right_scale> -> !pto.tile<16x32xf32, acc>
+  func.return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<16x64xf8E4M3FN, left>, %ls: !pto.tile<16x2xf8E8M0FNU, left_scale>, %r: !pto.tile<64x32xf8E4M3FN, right>, %rs: !pto.tile<4x32xf8E8M0FNU, right_scale>) {
+  // expected-error@+1 {{'pto.matmul_mx' op rhs scale must have shape [2, 32] (one scale per 32 elements along K), got [4, 32]}}
+  %c = pto.matmul_mx %l, %ls, %r, %rs : !pto.tile<16x64xf8E4M3FN, left>, !pto.tile<16x2xf8E8M0FNU, left_scale>, !pto.tile<64x32xf8E4M3FN, right>, !pto.tile<4x32xf8E8M0FNU, right_scale> -> !pto.tile<16x32xf32, acc>
+  func.return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<16x64xf8E4M3FN, left>, %ls: !pto.tile<16x2xf8E8M0FNU, vec>, %r: !pto.tile<64x32xf8E4M3FN, right>, %rs: !pto.tile<2x32xf8E8M0FNU, right_scale>) {
+  // expected-error@+1 {{'pto.matmul_mx' op lhs scale must be in memory space 'left_scale', but it is in 'vec'}}
+  %c = pto.matmul_mx %l, %ls, %r, %rs : !pto.tile<16x64xf8E4M3FN, left>, !pto.tile<16x2xf8E8M0FNU, vec>, !pto.tile<64x32xf8E4M3FN, right>, !pto.tile<2x32xf8E8M0FNU, right_scale> -> !pto.tile<16x32xf32, acc>
   func.return
 }

@@ -68,4 +68,10 @@ pto.wait %sig[0] {value = 2 : i64} : !pto.tensor<4xi32>
 pto.defer_wait %sig[0] : !pto.tensor<4xi32>
     func.return
   }
+  // CHECK-LABEL: func.func @matmul_mx_10
+  // CHECK: %mx = pto.matmul_mx %l, %ls, %r, %rs : !pto.tile<16x64xf8E4M3FN, left>, !pto.tile<16x2xf8E8M0FNU, left_scale>, !pto.tile<64x32xf8E4M3FN, right>, !pto.tile<2x32xf8E8M0FNU, right_scale> -> !pto.tile<16x32xf32, acc>
+  func.func @matmul_mx_10(%l: !pto.tile<16x64xf8E4M3FN, left>, %ls: !pto.tile<16x2xf8E8M0FNU, left_scale>, %r: !pto.tile<64x32xf8E4M3FN, right>, %rs: !pto.tile<2x32xf8E8M0FNU, right_scale>) {
+%mx  = pto.matmul_mx %l, %ls, %r, %rs : !pto.tile<16x64xf8E4M3FN, left>, !pto.tile<16x2xf8E8M0FNU, left_scale>, !pto.tile<64x32xf8E4M3FN, right>, !pto.tile<2x32xf8E8M0FNU, right_scale> -> !pto.tile<16x32xf32, acc>
+    func.return
+  }
 }

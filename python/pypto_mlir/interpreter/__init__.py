@@ -8,7 +8,7 @@ The semantics are documented in `docs/interpreter.md`.
 """
 
 from .machine import Machine, RunError
-from . import comm as _comm, views as _views  # noqa: F401,E402  (register the semantics of the ops beyond the contract)
+from . import comm as _comm, mx as _mx, views as _views  # noqa: F401,E402  (register the semantics of the ops beyond the contract)
 from .runner import (
     CheckResult,
     Outputs,

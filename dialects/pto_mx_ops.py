@@ -1,0 +1,136 @@
+"""MX (microscaling) matmuls beyond the contract: `pto.matmul_mx`, `pto.matmul_mx_acc`, `pto.matmul_mx_bias`
+(pypto `tile.matmul_mx{,_acc,_bias}`; docs/dialect.md, "MX matmuls").
+
+`C = (L * 2^SL) x (R * 2^SR)`: every 32 consecutive elements along K of the left operand share one
+`f8E8M0FNU` scale of `%ls` (`left_scale`, shape `[M, K/32]`), and of the right operand one scale of `%rs`
+(`right_scale`, shape `[K/32, N]`).  Cube ops (`CubeAffinity`), like the matmul family.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import Float8E8M0FNUType
+from xdsl.ir import SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from .pto_ops import _fmt_shape, _require_space, _same_shape, _tile
+from .pto_traits import CubeAffinity
+from .pto_types import DYNAMIC, TileType
+
+MX_GROUP = 32  # elements along K that share one scale
+
+
+class _MatmulMxBase(IRDLOperation):
+    traits = traits_def(CubeAffinity(), Pure())
+
+    def _check_mx(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, acc: SSAValue | None,
+                  bias: SSAValue | None) -> None:
+        l, r, out = _tile(lhs, "lhs"), _tile(rhs, "rhs"), _tile(self.result, "result")  # type: ignore[attr-defined]
+        lst, rst = _tile(ls, "lhs scale"), _tile(rs, "rhs scale")
+        _require_space(l, ("left",), f"'{self.name}' lhs")
+        _require_space(r, ("right",), f"'{self.name}' rhs")
+        _require_space(lst, ("left_scale",), f"'{self.name}' lhs scale")
+        _require_space(rst, ("right_scale",), f"'{self.name}' rhs scale")
+        _require_space(out, ("acc",), f"'{self.name}' result")
+        for t, what in ((l, "lhs"), (r, "rhs"), (lst, "lhs scale"), (rst, "rhs scale"), (out, "result")):
+            if t.rank != 2:
+                raise VerifyException(f"{what} must have rank 2, got {t.rank}")
+        (m, k), (k2, n) = l.get_shape(), r.get_shape()
+        if not _same_shape([k], [k2]):
+            raise VerifyException(f"contraction mismatch: lhs has K={k}, rhs has K={k2}")
+        if k != DYNAMIC and k % MX_GROUP:
+            raise VerifyException(f"K ({k}) must be a multiple of the scale group {MX_GROUP}")
+        kg = k // MX_GROUP if k != DYNAMIC else DYNAMIC
+        for t, expect, what in ((lst, [m, kg], "lhs scale"), (rst, [kg, n], "rhs scale")):
+            if not isinstance(t.element_type, Float8E8M0FNUType):
+                raise VerifyException(f"{what} must hold f8E8M0FNU scales, got {t.element_type}")
+            if not _same_shape(expect, t.get_shape()):
+                raise VerifyException(
+                    f"'{self.name}' {what} must have shape {_fmt_shape(expect)} (one scale per {MX_GROUP} elements "
+                    f"along K), got {_fmt_shape(t.get_shape())}"
+                )
+        if l.element_type != r.element_type:
+            raise VerifyException(f"operands must have the same element type")
+        if not _same_shape([m, n], out.get_shape()):
+            raise VerifyException(f"result must have shape {_fmt_shape([m, n])}, got {_fmt_shape(out.get_shape())}")
+        if acc is not None and acc.type != out:
+            raise VerifyException(f"accumulator type {acc.type} must equal the result type {out}")
+        if bias is not None:
+            bt = _tile(bias, "bias")
+            _require_space(bt, ("bias",), f"'{self.name}' bias")
+            if not _same_shape(bt.get_shape(), [1, n]):
+                raise VerifyException(f"bias must have shape [1, {n}], got {_fmt_shape(bt.get_shape())}")
+
+
+@irdl_op_definition
+class MatmulMxOp(_MatmulMxBase):
+    """`%c = pto.matmul_mx %l, %ls, %r, %rs : left, left_scale, right, right_scale -> acc`."""
+
+    name = "pto.matmul_mx"
+    lhs = operand_def(TileType)
+    lhs_scale = operand_def(TileType)
+    rhs = operand_def(TileType)
+    rhs_scale = operand_def(TileType)
+    result = result_def(TileType)
+    assembly_format = (
+        "$lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale attr-dict `:` type($lhs) `,` type($lhs_scale) `,` type($rhs) "
+        "`,` type($rhs_scale) `->` type($result)"
+    )
+
+    def __init__(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, result_type: TileType):
+        super().__init__(operands=[lhs, ls, rhs, rs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, None, None)
+
+
+@irdl_op_definition
+class MatmulMxAccOp(_MatmulMxBase):
+    """`%c2 = pto.matmul_mx_acc %c, %l, %ls, %r, %rs : acc, left, left_scale, right, right_scale -> acc`."""
+
+    name = "pto.matmul_mx_acc"
+    acc = operand_def(TileType)
+    lhs = operand_def(TileType)
+    lhs_scale = operand_def(TileType)
+    rhs = operand_def(TileType)
+    rhs_scale = operand_def(TileType)
+    result = result_def(TileType)
+    assembly_format = (
+        "$acc `,` $lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale attr-dict `:` type($acc) `,` type($lhs) `,` "
+        "type($lhs_scale) `,` type($rhs) `,` type($rhs_scale) `->` type($result)"
+    )
+
+    def __init__(self, acc: SSAValue, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, result_type: TileType):
+        super().__init__(operands=[acc, lhs, ls, rhs, rs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, self.acc, None)
+
+
+@irdl_op_definition
+class MatmulMxBiasOp(_MatmulMxBase):
+    """`%c = pto.matmul_mx_bias %l, %ls, %r, %rs, %b : left, left_scale, right, right_scale, bias -> acc`."""
+
+    name = "pto.matmul_mx_bias"
+    lhs = operand_def(TileType)
+    lhs_scale = operand_def(TileType)
+    rhs = operand_def(TileType)
+    rhs_scale = operand_def(TileType)
+    bias = operand_def(TileType)
+    result = result_def(TileType)
+    assembly_format = (
+        "$lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale `,` $bias attr-dict `:` type($lhs) `,` type($lhs_scale) `,` "
+        "type($rhs) `,` type($rhs_scale) `,` type($bias) `->` type($result)"
+    )
+
+    def __init__(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, bias: SSAValue, result_type: TileType):
+        super().__init__(operands=[lhs, ls, rhs, rs, bias], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, None, self.bias)
+
+
+MX_OPS = (MatmulMxOp, MatmulMxAccOp, MatmulMxBiasOp)
+
+__all__ = ["MX_GROUP", "MX_OPS", "MatmulMxAccOp", "MatmulMxBiasOp", "MatmulMxOp"]
