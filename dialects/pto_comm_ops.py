@@ -37,7 +37,7 @@ from .pto_ops import (
     _check_int_range,
     _check_mixed,
     _dense,
-    _fmt_shape,
+
     _merge,
     _MixedOffsetsMixin,
     _require_space,
@@ -50,7 +50,7 @@ from .pto_ops import (
     split_mixed,
 )
 from .pto_traits import NoDuplicate, SharedAffinity, VectorAffinity
-from .pto_types import DYNAMIC, TensorType, TileType
+from .pto_types import DYNAMIC, TensorType, TileType, format_shape
 
 
 def _parse_peer(parser: Parser, keyword: str) -> SSAValue:
@@ -267,7 +267,7 @@ class _TensorCopyOp(IRDLOperation):
             raise VerifyException(f"cannot change the element type ({a.element_type} -> {b.element_type})")
         sa, sb = a.get_shape(), b.get_shape()
         if len(sa) != len(sb) or any(x != y and DYNAMIC not in (x, y) for x, y in zip(sa, sb)):
-            raise VerifyException(f"copies a whole tensor: shapes {_fmt_shape(sa)} and {_fmt_shape(sb)} differ")
+            raise VerifyException(f"copies a whole tensor: shapes {format_shape(sa)} and {format_shape(sb)} differ")
         if self.result.type != b:
             raise VerifyException(f"result type must equal the destination tensor type")
 

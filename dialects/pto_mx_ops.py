@@ -14,9 +14,9 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_ops import _fmt_shape, _require_space, _same_shape, _tile
+from .pto_ops import _require_space, _same_shape, _tile
 from .pto_traits import CubeAffinity
-from .pto_types import DYNAMIC, TileType
+from .pto_types import DYNAMIC, TileType, format_shape
 
 MX_GROUP = 32  # elements along K that share one scale
 
@@ -47,20 +47,20 @@ class _MatmulMxBase(IRDLOperation):
                 raise VerifyException(f"{what} must hold f8E8M0FNU scales, got {t.element_type}")
             if not _same_shape(expect, t.get_shape()):
                 raise VerifyException(
-                    f"'{self.name}' {what} must have shape {_fmt_shape(expect)} (one scale per {MX_GROUP} elements "
-                    f"along K), got {_fmt_shape(t.get_shape())}"
+                    f"'{self.name}' {what} must have shape {format_shape(expect)} (one scale per {MX_GROUP} elements "
+                    f"along K), got {format_shape(t.get_shape())}"
                 )
         if l.element_type != r.element_type:
             raise VerifyException(f"operands must have the same element type")
         if not _same_shape([m, n], out.get_shape()):
-            raise VerifyException(f"result must have shape {_fmt_shape([m, n])}, got {_fmt_shape(out.get_shape())}")
+            raise VerifyException(f"result must have shape {format_shape([m, n])}, got {format_shape(out.get_shape())}")
         if acc is not None and acc.type != out:
             raise VerifyException(f"accumulator type {acc.type} must equal the result type {out}")
         if bias is not None:
             bt = _tile(bias, "bias")
             _require_space(bt, ("bias",), f"'{self.name}' bias")
             if not _same_shape(bt.get_shape(), [1, n]):
-                raise VerifyException(f"bias must have shape [1, {n}], got {_fmt_shape(bt.get_shape())}")
+                raise VerifyException(f"bias must have shape [1, {n}], got {format_shape(bt.get_shape())}")
 
 
 @irdl_op_definition

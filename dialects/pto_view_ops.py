@@ -28,7 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 from .pto_ops import (
     _check_mixed,
     _dense,
-    _fmt_shape,
+
     _merge,
     _MixedOffsetsMixin,
     _require_space,
@@ -39,7 +39,7 @@ from .pto_ops import (
     split_mixed,
 )
 from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SlotView, VectorAffinity
-from .pto_types import DYNAMIC, TileType, element_bits, is_cube_memory
+from .pto_types import DYNAMIC, TileType, element_bits, format_shape, is_cube_memory
 
 
 def reinterpret_inferred_shape(src: TileType, elem: Attribute) -> list[int] | None:
@@ -109,16 +109,16 @@ class ReinterpretViewOp(IRDLOperation):
             want_valid = reinterpret_inferred_valid(a, b.element_type)
             if want_valid is None or list(b.get_valid()) != want_valid:
                 raise VerifyException(
-                    f"reinterpret_view result must have valid {_fmt_shape(want_valid or a.get_valid())} (the "
-                    f"source's valid region {_fmt_shape(a.get_valid())} in {b.element_type} elements), got "
-                    f"{_fmt_shape(b.get_valid())}"
+                    f"reinterpret_view result must have valid {format_shape(want_valid or a.get_valid())} (the "
+                    f"source's valid region {format_shape(a.get_valid())} in {b.element_type} elements), got "
+                    f"{format_shape(b.get_valid())}"
                 )
             return
         # an explicit shape: the same number of bytes, both fully valid and static
         if not (a.is_static() and b.is_static()):
             raise VerifyException(
-                f"reinterpret_view result shape {_fmt_shape(b.get_shape())} is not the inferred "
-                f"{_fmt_shape(inferred) if inferred else 'shape'}; an explicit shape needs static shapes"
+                f"reinterpret_view result shape {format_shape(b.get_shape())} is not the inferred "
+                f"{format_shape(inferred) if inferred else 'shape'}; an explicit shape needs static shapes"
             )
         if not (a.is_fully_valid() and b.is_fully_valid()):
             raise VerifyException("reinterpret_view with an explicit shape needs fully valid tiles")
@@ -129,8 +129,8 @@ class ReinterpretViewOp(IRDLOperation):
             nb *= d
         if na * element_bits(a.element_type) != nb * element_bits(b.element_type):
             raise VerifyException(
-                f"reinterpret_view must keep the byte size: {_fmt_shape(a.get_shape())}x{a.element_type} has "
-                f"{na * element_bits(a.element_type) // 8} bytes, {_fmt_shape(b.get_shape())}x{b.element_type} has "
+                f"reinterpret_view must keep the byte size: {format_shape(a.get_shape())}x{a.element_type} has "
+                f"{na * element_bits(a.element_type) // 8} bytes, {format_shape(b.get_shape())}x{b.element_type} has "
                 f"{nb * element_bits(b.element_type) // 8}"
             )
 
@@ -281,15 +281,15 @@ class GatherRowOp(IRDLOperation):
         m, n = r.get_shape()
         if i.get_shape() not in ((m, 1),) and DYNAMIC not in (m,):
             raise VerifyException(
-                f"gather_row indices must have shape {_fmt_shape([m, 1])} (one row index per result row), got "
-                f"{_fmt_shape(i.get_shape())}"
+                f"gather_row indices must have shape {format_shape([m, 1])} (one row index per result row), got "
+                f"{format_shape(i.get_shape())}"
             )
         if s.element_type != r.element_type:
             raise VerifyException("gather_row cannot change the element type")
         if s.get_shape()[1] != n:
             raise VerifyException(
-                f"gather_row result rows must be as wide as the source's: {_fmt_shape(s.get_shape())} -> "
-                f"{_fmt_shape(r.get_shape())}"
+                f"gather_row result rows must be as wide as the source's: {format_shape(s.get_shape())} -> "
+                f"{format_shape(r.get_shape())}"
             )
 
 

@@ -48,9 +48,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %t1 = pto.load %a1[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec>
     %t2 = pto.load %a2[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec>
     %s = pto.add %p, %t1 : !pto.tile<16x16xf32, vec>
+    pto.tfree_to_aic %p : !pto.tile<16x16xf32, vec>
     %s2 = pto.add %s, %t2 : !pto.tile<16x16xf32, vec>
     %o2 = pto.store %s2, %out[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
-    pto.tfree_to_aic %p : !pto.tile<16x16xf32, vec>
     func.return %o2 : !pto.tensor<16x16xf32>
   }
   // Both calls forward the full parameter list; the AIV call's result still feeds the Group's result (its output

@@ -42,8 +42,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %row = arith.muli %lane, %c8 : index
     %p = pto.tpop_from_aic {split = 1 : i64} : !pto.tile<8x16xf32, vec>
     %e = pto.exp %p : !pto.tile<8x16xf32, vec>
-    %o2 = pto.store %e, %out[%row, 0] : !pto.tile<8x16xf32, vec>, !pto.tensor<16x16xf32>
     pto.tfree_to_aic %p : !pto.tile<8x16xf32, vec>
+    %o2 = pto.store %e, %out[%row, 0] : !pto.tile<8x16xf32, vec>, !pto.tensor<16x16xf32>
     func.return %o2 : !pto.tensor<16x16xf32>
   }
   // CHECK-LABEL: func.func @g1(

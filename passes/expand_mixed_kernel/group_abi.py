@@ -150,7 +150,9 @@ def _rewrite_call(call: func.CallOp, g: func.FuncOp, callee: str) -> func.CallOp
     return new
 
 
-def normalize_group_abi(module: ModuleOp, target: str) -> None:
+def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None = None) -> None:
+    """`existing`: the module's function names before the pass; members the pass itself created (the halves of
+    an expanded kernel) are left as phase 3 wired them."""
     funcs = {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, func.FuncOp)}
     call_count: dict[str, int] = {}
     for op in module.walk():
@@ -163,6 +165,8 @@ def normalize_group_abi(module: ModuleOp, target: str) -> None:
             continue
         calls = list(pair)
         callees = [funcs[c.callee.root_reference.data] for c in calls]
+        if existing is not None and any(f.sym_name.data not in existing for f in callees):
+            continue
         gname = g.sym_name.data
         for call, callee in zip(calls, callees):
             n_params = len(callee.function_type.inputs.data)

@@ -27,7 +27,7 @@ from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, reinterpret_inferred_shape
 from pypto_mlir.passes.analysis.split_axis import halved_tile_type
 
-from .lowering import LEGACY, PASS, ReshapeHalving, _copy_extra_attrs, _dynamic_box_error, _name, _SplitPattern
+from .lowering import PASS, ReshapeHalving, _copy_extra_attrs, _dynamic_box_error, _name, _SplitPattern
 
 
 class ReinterpretViewHalving(ReshapeHalving):
@@ -45,7 +45,7 @@ class ReinterpretViewHalving(ReshapeHalving):
         inferred = reinterpret_inferred_shape(src, out.element_type)
         if inferred != list(out.get_shape()):
             raise PtoError(
-                f"{LEGACY}: pto.reinterpret_view with an explicit shape inside a split kernel must match its "
+                f"{PASS}: pto.reinterpret_view with an explicit shape inside a split kernel must match its "
                 f"auto-inferred shape ({list(inferred) if inferred else '?'} for {list(src.get_shape())} viewed as "
                 f"{out.element_type}), got {list(out.get_shape())}; a reshaping reinterpretation cannot be followed "
                 "across the lanes. View with the inferred shape (and reshape separately), or reinterpret outside "
@@ -59,7 +59,7 @@ class ReinterpretViewHalving(ReshapeHalving):
                 return  # a singleton split dim stays full width
             if DYNAMIC in shape:
                 raise PtoError(
-                    f"{LEGACY}: pto.reinterpret_view over a full-width source requires a static split extent and a "
+                    f"{PASS}: pto.reinterpret_view over a full-width source requires a static split extent and a "
                     f"static target shape (got {['?' if x == DYNAMIC else x for x in shape]}): the pass views the "
                     "full tile and slices each lane's half out of it, and a slice needs static sizes. Give the tile "
                     "a static box (runtime extents go in its valid region)",
@@ -73,7 +73,7 @@ class ReinterpretViewHalving(ReshapeHalving):
         expect = halved_tile_type(out, d, lw.lane_stride)
         if reinterpret_inferred_shape(lane_src, out.element_type) != list(expect.get_shape()):
             raise PtoError(
-                f"{LEGACY}: pto.reinterpret_view changes the element width along the split axis (dim {d}) of the "
+                f"{PASS}: pto.reinterpret_view changes the element width along the split axis (dim {d}) of the "
                 f"per-lane tile '{_name(op.src)}': each lane's {list(lane_src.get_shape())} x {src.element_type} "
                 f"is not half of the {list(out.get_shape())} x {out.element_type} view, so the lanes' byte windows "
                 "would not line up. Make each lane's split extent a whole number of the new elements (an even "
