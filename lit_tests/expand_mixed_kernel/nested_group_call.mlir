@@ -28,11 +28,17 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   }
 }
 
+// The Group @cluster has one more parameter (%again) than the halves it now calls at its top level, so phase 4
+// gives it its own copies on its full parameter list (the halves are also called by the Group @k).
+// CHECK-LABEL: func.func @cluster_aic_adapter(%a: !pto.tensor<16x16xf16>, %o: !pto.tensor<16x16xf32> {pto.out}, %again: i1)
+// CHECK:       pto.import_peer_buffer {name = "k_c2v_slot_buffer", peer_func = @cluster_aiv_adapter}
+// CHECK-LABEL: func.func @cluster_aiv_adapter(%a: !pto.tensor<16x16xf16>, %o: !pto.tensor<16x16xf32> {pto.out}, %again: i1)
 // CHECK-LABEL: func.func @k_aic(
+// CHECK:       pto.import_peer_buffer {name = "k_c2v_slot_buffer", peer_func = @k_aiv}
 // CHECK-LABEL: func.func @k_aiv(
 // CHECK-LABEL: func.func @k(
 // CHECK-SAME: pto.kind = #pto.kind<group>
 // CHECK-LABEL: func.func @cluster(
-// CHECK-NEXT: func.call @k_aic(%a, %o)
-// CHECK-NEXT: %r = func.call @k_aiv(%a, %o)
+// CHECK-NEXT: func.call @cluster_aic_adapter(%a, %o, %again)
+// CHECK-NEXT: %r = func.call @cluster_aiv_adapter(%a, %o, %again)
 // CHECK: %r3 = func.call @k(%a, %r)

@@ -266,6 +266,6 @@ class ExpandMixedKernelPass(ModulePass):
         ).rewrite_module(op)
         if state.expanded:
             PatternRewriteWalker(RewriteGroupCaller(state.expanded), apply_recursively=False).rewrite_module(op)
-        normalize_group_abi(op, target, symbols)
+        normalize_group_abi(op, target)
         adapt_manual_v2c_pushes(op, target)
         verify_mixed_kernel_expanded(op)
