@@ -24,7 +24,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %xm = pto.load %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, mat>
     %xv = pto.move %xm : !pto.tile<16x16xf32, mat> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: pto.reinterpret_view over a full-width source requires a static split extent and a static target shape (got ['?', 32])}}
+    // expected-error@+1 {{LowerAutoVectorSplit: pto.reinterpret_view over a full-width source requires a static split extent and a static target shape (got [?, 32])}}
     %b = pto.reinterpret_view %v : !pto.tile<?x16xf32, vec> -> !pto.tile<?x32xi16, vec>
     func.return
   }

@@ -23,7 +23,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_comm_ops import TileGetOp, TilePutOp
-from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, reinterpret_inferred_shape
 from pypto_mlir.passes.analysis.split_axis import halved_tile_type
 
@@ -60,7 +60,7 @@ class ReinterpretViewHalving(ReshapeHalving):
             if DYNAMIC in shape:
                 raise PtoError(
                     f"{PASS}: pto.reinterpret_view over a full-width source requires a static split extent and a "
-                    f"static target shape (got {['?' if x == DYNAMIC else x for x in shape]}): the pass views the "
+                    f"static target shape (got {format_shape(shape)}): the pass views the "
                     "full tile and slices each lane's half out of it, and a slice needs static sizes. Give the tile "
                     "a static box (runtime extents go in its valid region)",
                     op=op,
