@@ -11,10 +11,12 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.excludes = ["Inputs", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
-# Where `%t` files go: `--param exec_root=DIR` (CMake passes its build tree), else lit_tests/.lit_out. Two lit
-# runs at once must use different roots, or they overwrite each other's `%t` files.
+# Where `%t` files go: `--param exec_root=DIR` (CMake passes its build tree), else `.lit_out` at the top of the
+# checkout, outside lit_tests/ so that nothing that reads the test sources (the pytest checks of the lit files,
+# the fuzzer's corpus) ever sees lit's outputs. Two lit runs at once must use different roots, or they
+# overwrite each other's `%t` files.
 config.test_exec_root = os.path.abspath(
-    lit_config.params.get("exec_root") or os.path.join(config.test_source_root, ".lit_out")
+    lit_config.params.get("exec_root") or os.path.join(os.path.dirname(config.test_source_root), ".lit_out")
 )
 
 bindir = os.path.dirname(sys.executable)

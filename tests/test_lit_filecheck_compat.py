@@ -21,7 +21,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LIT = ROOT / "lit_tests"
-FILES = sorted(p for p in LIT.rglob("*.mlir") if "Inputs" not in p.parts)
+# The test sources only: not Inputs/, nor a hidden folder (lit's outputs of an older checkout, editor files).
+FILES = sorted(
+    p for p in LIT.rglob("*.mlir")
+    if "Inputs" not in p.parts and not any(part.startswith(".") for part in p.relative_to(LIT).parts)
+)
 RUN = re.compile(r"//\s*RUN:(.*)$", re.M)
 FILECHECK = re.compile(r"\bfilecheck\b([^|]*)", re.I)
 
