@@ -211,6 +211,18 @@ class _Shaped:
     def rank(self) -> int:
         return len(self.shape.data)
 
+    @staticmethod
+    def _parse_shape_prefix(parser: AttrParser) -> tuple[list[int], Attribute]:
+        """`16x?xf32` after the `<`: the shape (DYNAMIC for `?`) and the element type."""
+        shape, elem = parser.parse_ranked_shape()
+        return [DYNAMIC if d == DYNAMIC_INDEX else d for d in shape], elem
+
+    def _print_shape_prefix(self, printer: Printer) -> None:
+        """`<16x?xf32`: what `_parse_shape_prefix` reads, with the opening `<`."""
+        dims = "x".join(format_dim(d) for d in self.get_shape())
+        printer.print_string("<" + (dims + "x" if dims else ""))
+        printer.print_attribute(self.element_type)  # type: ignore[attr-defined]
+
 
 @irdl_attr_definition
 class TensorType(_Shaped, ParametrizedAttribute, TypeAttribute):
@@ -229,8 +241,7 @@ class TensorType(_Shaped, ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
         with parser.in_angle_brackets():
-            shape, elem = parser.parse_ranked_shape()
-            shape = [DYNAMIC if d == DYNAMIC_INDEX else d for d in shape]
+            shape, elem = cls._parse_shape_prefix(parser)
             layout = "nd"
             if parser.parse_optional_punctuation(",") is not None:
                 pos = parser.pos
@@ -244,9 +255,7 @@ class TensorType(_Shaped, ParametrizedAttribute, TypeAttribute):
         return _verified_params(cls, parser, (_int_array(shape), elem, StringAttr(layout)), start)
 
     def print_parameters(self, printer: Printer) -> None:
-        dims = "x".join(format_dim(d) for d in self.get_shape())
-        printer.print_string("<" + (dims + "x" if dims else ""))
-        printer.print_attribute(self.element_type)
+        self._print_shape_prefix(printer)
         if self.layout.data != "nd":
             printer.print_string(f", {self.layout.data}")
         printer.print_string(">")
@@ -411,8 +420,7 @@ class TileType(_Shaped, ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
         with parser.in_angle_brackets():
-            shape, elem = parser.parse_ranked_shape()
-            shape = [DYNAMIC if d == DYNAMIC_INDEX else d for d in shape]
+            shape, elem = cls._parse_shape_prefix(parser)
             if parser.parse_optional_punctuation(",") is None:
                 parser.raise_error(
                     "expected ', <memory space>' after the element type, e.g. !pto.tile<16x128xf32, vec>"
@@ -470,9 +478,7 @@ class TileType(_Shaped, ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         shape = self.get_shape()
-        dims = "x".join(format_dim(d) for d in shape)
-        printer.print_string("<" + (dims + "x" if dims else ""))
-        printer.print_attribute(self.element_type)
+        self._print_shape_prefix(printer)
         printer.print_string(f", {self.space}")
         imp = implicit_view(shape, self.space)
         if self.blayout.data != imp.blayout:
