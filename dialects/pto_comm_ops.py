@@ -37,40 +37,25 @@ from .pto_ops import (
     _check_int_range,
     _check_mixed,
     _dense,
-
-    _merge,
     _MixedOffsetsMixin,
     _require_space,
     _seg,
     _tile,
+    check_gm_offsets,
+    check_rank_fits,
+    check_window,
     i64_attr,
-    parse_mixed_list,
-    parse_optional_defined_operand,
-    print_mixed_list,
+    parse_addressed,
+    print_addressed,
     split_mixed,
 )
 from .pto_traits import NoDuplicate, SharedAffinity, VectorAffinity
 from .pto_types import DYNAMIC, TensorType, TileType, format_shape
 
 
-def _parse_peer(parser: Parser, keyword: str) -> SSAValue:
-    parser.parse_keyword(keyword)
-    peer = parse_optional_defined_operand(parser)
-    if peer is None:
-        parser.raise_error(f"expected the peer rank after '{keyword}' (an index or integer SSA value)")
-    return peer
-
-
 def _check_peer(v: SSAValue, what: str) -> None:
     if not isinstance(v.type, (IndexType, IntegerType)):
         raise VerifyException(f"{what} peer rank must be an index or integer value, got {v.type}")
-
-
-def _check_window(shape: Sequence[int], offs: Sequence[int], box: Sequence[int], what: str) -> None:
-    lead = len(shape) - len(box)
-    for d, (dim, off, ext) in enumerate(zip(shape[lead:], offs[lead:], box)):
-        if DYNAMIC not in (dim, off, ext) and off + ext > dim:
-            raise VerifyException(f"{what} window [{off}, {off + ext}) on dim {d} lies outside the tensor's extent {dim}")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -103,33 +88,13 @@ class TilePutOp(IRDLOperation, _MixedOffsetsMixin):
 
     @classmethod
     def parse(cls, parser: Parser) -> TilePutOp:
-        tile_ref = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dest_ref = parser.parse_unresolved_operand()
-        s_off, d_off = parse_mixed_list(parser)
-        peer = _parse_peer(parser, "to")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tile = parser.resolve_operand(tile_ref, parser.parse_type())
-        parser.parse_punctuation(",")
-        dest = parser.resolve_operand(dest_ref, parser.parse_type())
-        op = cls(tile, dest, _merge(s_off, d_off), peer)
-        op.attributes.update(attrs)
-        return op
+        p = parse_addressed(parser, 2, peer="to")
+        return p.build(cls(*p.operands, p.offsets, p.peer))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tile)
-        printer.print_string(", ")
-        printer.print_operand(self.dest)
-        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
-        printer.print_string(" to ")
-        printer.print_operand(self.peer)
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.tile.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.dest.type)
+        print_addressed(
+            printer, self, [self.tile, self.dest], (self.get_static_offsets(), self.offsets), peer=("to", self.peer)
+        )
 
     def verify_(self) -> None:
         t = _tile(self.tile, "tile_put operand")
@@ -138,16 +103,11 @@ class TilePutOp(IRDLOperation, _MixedOffsetsMixin):
         _require_space(t, ("vec",), "tile_put operand (TPUT stages it through the vector side)")
         _check_peer(self.peer, "tile_put")
         offs = self.get_static_offsets()
-        _check_mixed(offs, self.offsets, "tile_put offsets")
-        if len(offs) != dst.rank:
-            raise VerifyException(f"tile_put has {len(offs)} offsets but the destination tensor has rank {dst.rank}")
-        if t.element_type != dst.element_type:
-            raise VerifyException(f"tile_put tile element type {t.element_type} differs from the tensor's {dst.element_type}")
-        if t.rank > dst.rank:
-            raise VerifyException(f"tile_put tile has rank {t.rank}, more than the tensor's {dst.rank}")
+        check_gm_offsets("tile_put", offs, self.offsets, dst, t, "tile_put tile", "destination")
+        check_rank_fits(t, dst, "tile_put tile")
         if self.result.type != dst:
             raise VerifyException("tile_put result type must equal the destination tensor type")
-        _check_window(dst.get_shape(), offs, t.get_shape(), "tile_put")
+        check_window(dst.get_shape(), offs, t.get_shape(), "tile_put", "the tensor's")
 
 
 @irdl_op_definition
@@ -174,29 +134,18 @@ class TileGetOp(IRDLOperation, _MixedOffsetsMixin):
 
     @classmethod
     def parse(cls, parser: Parser) -> TileGetOp:
-        src_ref = parser.parse_unresolved_operand()
-        s_off, d_off = parse_mixed_list(parser)
-        peer = _parse_peer(parser, "from")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src = parser.resolve_operand(src_ref, parser.parse_type())
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        op = cls(src, _merge(s_off, d_off), peer, rtype)  # type: ignore[arg-type]
-        op.attributes.update(attrs)
-        return op
+        p = parse_addressed(parser, peer="from", result=True)
+        return p.build(cls(p.operands[0], p.offsets, p.peer, p.result_type))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
-        printer.print_string(" from ")
-        printer.print_operand(self.peer)
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        print_addressed(
+            printer,
+            self,
+            [self.source],
+            (self.get_static_offsets(), self.offsets),
+            peer=("from", self.peer),
+            result=self.result.type,
+        )
 
     def verify_(self) -> None:
         src = self.source.type
@@ -205,16 +154,11 @@ class TileGetOp(IRDLOperation, _MixedOffsetsMixin):
         _require_space(t, ("vec",), "tile_get result (TGET stages it through the vector side)")
         _check_peer(self.peer, "tile_get")
         offs = self.get_static_offsets()
-        _check_mixed(offs, self.offsets, "tile_get offsets")
-        if len(offs) != src.rank:
-            raise VerifyException(f"tile_get has {len(offs)} offsets but the source tensor has rank {src.rank}")
-        if t.element_type != src.element_type:
-            raise VerifyException(f"tile_get result element type {t.element_type} differs from the tensor's {src.element_type}")
-        if t.rank > src.rank:
-            raise VerifyException(f"tile_get result has rank {t.rank}, more than the tensor's {src.rank}")
+        check_gm_offsets("tile_get", offs, self.offsets, src, t, "tile_get result", "source")
+        check_rank_fits(t, src, "tile_get result")
         if not t.is_fully_valid():
             raise VerifyException("tile_get result must be fully valid")
-        _check_window(src.get_shape(), offs, t.get_shape(), "tile_get")
+        check_window(src.get_shape(), offs, t.get_shape(), "tile_get", "the tensor's")
 
 
 class _TensorCopyOp(IRDLOperation):
@@ -233,31 +177,11 @@ class _TensorCopyOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> _TensorCopyOp:
-        src_ref = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dst_ref = parser.parse_unresolved_operand()
-        peer = _parse_peer(parser, cls.PEER_KEYWORD)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src = parser.resolve_operand(src_ref, parser.parse_type())
-        parser.parse_punctuation(",")
-        dst = parser.resolve_operand(dst_ref, parser.parse_type())
-        op = cls(src, dst, peer)
-        op.attributes.update(attrs)
-        return op
+        p = parse_addressed(parser, 2, offsets=False, peer=cls.PEER_KEYWORD)
+        return p.build(cls(*p.operands, p.peer))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string(", ")
-        printer.print_operand(self.dest)
-        printer.print_string(f" {self.PEER_KEYWORD} ")
-        printer.print_operand(self.peer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.dest.type)
+        print_addressed(printer, self, [self.source, self.dest], peer=(self.PEER_KEYWORD, self.peer), reserved=())
 
     def verify_(self) -> None:
         a, b = self.source.type, self.dest.type
@@ -325,28 +249,15 @@ class _SignalOp(IRDLOperation, _MixedOffsetsMixin):
 
     @classmethod
     def parse(cls, parser: Parser) -> _SignalOp:
-        sig_ref = parser.parse_unresolved_operand()
-        s_off, d_off = parse_mixed_list(parser)
-        peer = _parse_peer(parser, "to") if cls.HAS_PEER else None
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        sig = parser.resolve_operand(sig_ref, parser.parse_type())
-        op = cls(sig, _merge(s_off, d_off), 1, peer)
-        if "value" not in attrs:
+        p = parse_addressed(parser, peer="to" if cls.HAS_PEER else None)
+        op = cls(p.operands[0], p.offsets, 1, p.peer)  # type: ignore[arg-type]
+        if "value" not in p.attrs:
             del op.attributes["value"]
-        op.attributes.update(attrs)
-        return op
+        return p.build(op)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.signal)
-        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
-        if self.peer:
-            printer.print_string(" to ")
-            printer.print_operand(self.peer[0])
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.signal.type)
+        peer = ("to", self.peer[0]) if self.peer else None
+        print_addressed(printer, self, [self.signal], (self.get_static_offsets(), self.offsets), peer=peer)
 
     def verify_(self) -> None:
         sig = self.signal.type
@@ -357,7 +268,7 @@ class _SignalOp(IRDLOperation, _MixedOffsetsMixin):
         _check_mixed(offs, self.offsets, "signal offsets")
         if len(offs) != sig.rank:
             raise VerifyException(f"has {len(offs)} offsets but the signal tensor has rank {sig.rank}")
-        _check_window(sig.get_shape(), offs, [1] * sig.rank, "signal")
+        check_window(sig.get_shape(), offs, [1] * sig.rank, "signal", "the tensor's")
         if self.HAS_PEER != bool(self.peer):
             raise VerifyException(f"{'needs a' if self.HAS_PEER else 'takes no'} peer rank")
         if self.peer:

@@ -14,7 +14,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_ops import _require_space, _same_shape, _tile
+from .pto_ops import _require_space, _same_shape, _tile, check_acc_and_bias, check_ranks
 from .pto_traits import CubeAffinity
 from .pto_types import DYNAMIC, TileType, format_shape
 
@@ -33,9 +33,7 @@ class _MatmulMxBase(IRDLOperation):
         _require_space(lst, ("left_scale",), f"'{self.name}' lhs scale")
         _require_space(rst, ("right_scale",), f"'{self.name}' rhs scale")
         _require_space(out, ("acc",), f"'{self.name}' result")
-        for t, what in ((l, "lhs"), (r, "rhs"), (lst, "lhs scale"), (rst, "rhs scale"), (out, "result")):
-            if t.rank != 2:
-                raise VerifyException(f"{what} must have rank 2, got {t.rank}")
+        check_ranks(((l, "lhs"), (r, "rhs"), (lst, "lhs scale"), (rst, "rhs scale"), (out, "result")), 2, "")
         (m, k), (k2, n) = l.get_shape(), r.get_shape()
         if not _same_shape([k], [k2]):
             raise VerifyException(f"contraction mismatch: lhs has K={k}, rhs has K={k2}")
@@ -54,13 +52,7 @@ class _MatmulMxBase(IRDLOperation):
             raise VerifyException(f"operands must have the same element type")
         if not _same_shape([m, n], out.get_shape()):
             raise VerifyException(f"result must have shape {format_shape([m, n])}, got {format_shape(out.get_shape())}")
-        if acc is not None and acc.type != out:
-            raise VerifyException(f"accumulator type {acc.type} must equal the result type {out}")
-        if bias is not None:
-            bt = _tile(bias, "bias")
-            _require_space(bt, ("bias",), f"'{self.name}' bias")
-            if not _same_shape(bt.get_shape(), [1, n]):
-                raise VerifyException(f"bias must have shape [1, {n}], got {format_shape(bt.get_shape())}")
+        check_acc_and_bias(self, out, n, acc, bias, "", "bias")
 
 
 @irdl_op_definition

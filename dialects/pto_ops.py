@@ -12,7 +12,8 @@ transfer (tpush/tpop/tfree) and setup ops declare no effect trait, i.e. unknown 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -247,6 +248,146 @@ def _seg(*sizes: int) -> DenseArrayBase:
     return DenseArrayBase.from_list(i32, list(sizes))
 
 
+# -- the custom syntax of the offset-addressed ops --------------------------------------------------------------
+
+
+def parse_peer(parser: Parser, keyword: str) -> SSAValue:
+    """Parse `<keyword> %peer` (the peer device rank of a communication op)."""
+    parser.parse_keyword(keyword)
+    peer = parse_optional_defined_operand(parser)
+    if peer is None:
+        parser.raise_error(f"expected the peer rank after '{keyword}' (an index or integer SSA value)")
+    return peer
+
+
+@dataclass
+class Addressed:
+    """What `parse_addressed` read: the leading operands (resolved with their types), the offsets, the valid
+    sizes, the peer, the attribute dict and the result type (each None where the syntax has no such part)."""
+
+    operands: list[SSAValue]
+    offsets: list[int | SSAValue] | None
+    valid: list[int | SSAValue] | None
+    peer: SSAValue | None
+    attrs: dict[str, Attribute]
+    result_type: Attribute | None
+
+    def build(self, op: Operation) -> Operation:
+        """`op` (built from the parsed parts) with the parsed attribute dict added."""
+        op.attributes.update(self.attrs)
+        return op
+
+
+def parse_addressed(
+    parser: Parser,
+    lead: int = 1,
+    *,
+    offsets: bool = True,
+    valid: str = "",
+    peer: str | None = None,
+    result: bool = False,
+    one_offset: str | None = None,
+) -> Addressed:
+    """Parse the one syntax of the ops that address a window or a peer:
+
+        %a[, %b][OFFSETS] [valid [SIZES]] [<peer> %p] {attrs} : T_a[, T_b] [-> T_r]
+
+    `lead` operands, then a mixed offset list (`offsets`), a `valid` list (`valid`: "" none, "optional", or
+    "required"), a peer rank after the keyword `peer`, and a result type after `->` (`result`).  `one_offset`:
+    the error raised on the offset list when it does not hold exactly one entry."""
+    refs = [parser.parse_unresolved_operand()]
+    for _ in range(lead - 1):
+        parser.parse_punctuation(",")
+        refs.append(parser.parse_unresolved_operand())
+    offs = None
+    if offsets:
+        pos = parser.pos
+        s_off, d_off = parse_mixed_list(parser)
+        if one_offset is not None and len(s_off) != 1:
+            parser.raise_error(one_offset, pos, parser.pos)
+        offs = _merge(s_off, d_off)
+    sizes = None
+    if valid == "required":
+        parser.parse_keyword("valid")
+    if valid == "required" or (valid == "optional" and parser.parse_optional_keyword("valid") is not None):
+        s_val, d_val = parse_mixed_list(parser)
+        sizes = _merge(s_val, d_val)
+    peer_value = parse_peer(parser, peer) if peer is not None else None
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    operands: list[SSAValue] = []
+    for i, ref in enumerate(refs):
+        if i:
+            parser.parse_punctuation(",")
+        operands.append(parser.resolve_operand(ref, parser.parse_type()))
+    rtype = None
+    if result:
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+    return Addressed(operands, offs, sizes, peer_value, attrs, rtype)
+
+
+def print_addressed(
+    printer: Printer,
+    op: Operation,
+    lead: Sequence[SSAValue],
+    offsets: tuple[Sequence[int], Sequence[SSAValue]] | None = None,
+    *,
+    valid: tuple[Sequence[int], Sequence[SSAValue]] | None = None,
+    peer: tuple[str, SSAValue] | None = None,
+    result: Attribute | None = None,
+    reserved: Sequence[str] = ("static_offsets", "operandSegmentSizes"),
+) -> None:
+    """Print what `parse_addressed` reads: `offsets` and `valid` as (static, dynamic), `peer` as (keyword, value)."""
+    printer.print_string(" ")
+    printer.print_list(lead, printer.print_operand)
+    if offsets is not None:
+        print_mixed_list(printer, *offsets)
+    if valid is not None:
+        printer.print_string(" valid ")
+        print_mixed_list(printer, *valid)
+    if peer is not None:
+        printer.print_string(f" {peer[0]} ")
+        printer.print_operand(peer[1])
+    printer.print_op_attributes(op.attributes, reserved_attr_names=reserved)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in lead], printer.print_attribute)
+    if result is not None:
+        printer.print_string(" -> ")
+        printer.print_attribute(result)
+
+
+def check_gm_offsets(
+    what: str, static: Sequence[int], dynamic: Sequence[SSAValue], tensor: TensorType, tile: TileType, tile_what: str,
+    role: str,
+) -> None:
+    """The offsets of a tile window in a GM tensor (load, store, tile_get, tile_put): well formed, one per tensor
+    dim, and the tile holds the tensor's element type.  `what` names the op, `tile_what` its tile, `role` the
+    tensor ("source" / "destination")."""
+    _check_mixed(static, dynamic, f"{what} offsets")
+    if len(static) != tensor.rank:
+        raise VerifyException(f"{what} has {len(static)} offsets but the {role} tensor has rank {tensor.rank}")
+    if tile.element_type != tensor.element_type:
+        raise VerifyException(
+            f"{tile_what} element type {tile.element_type} differs from the tensor's {tensor.element_type}"
+        )
+
+
+def check_rank_fits(tile: TileType, tensor: TensorType, tile_what: str, tensor_what: str = "the tensor's") -> None:
+    """A tile addresses the trailing dims of a GM tensor, so it has at most the tensor's rank."""
+    if tile.rank > tensor.rank:
+        raise VerifyException(f"{tile_what} has rank {tile.rank}, more than {tensor_what} {tensor.rank}")
+
+
+def check_window(shape: Sequence[int], offs: Sequence[int], box: Sequence[int], what: str, whose: str) -> None:
+    """The window `box` at `offs` lies inside `shape` on every static dim (a tile may address the trailing dims
+    of a tensor of higher rank: the dims are aligned at the end)."""
+    lead = len(shape) - len(box)
+    for d, (dim, off, ext) in enumerate(zip(shape[lead:], offs[lead:], box)):
+        if DYNAMIC not in (dim, off, ext) and off + ext > dim:
+            raise VerifyException(f"{what} window [{off}, {off + ext}) on dim {d} lies outside {whose} extent {dim}")
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # GM tensors
 # ---------------------------------------------------------------------------------------------------------------
@@ -294,36 +435,20 @@ class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
 
     @classmethod
     def parse(cls, parser: Parser) -> _WindowOp:
-        base_ref = parser.parse_unresolved_operand()
-        s_off, d_off = parse_mixed_list(parser)
-        valid = None
-        if parser.parse_optional_keyword("valid") is not None:
-            s_val, d_val = parse_mixed_list(parser)
-            valid = _merge(s_val, d_val)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        base = parser.resolve_operand(base_ref, parser.parse_type())
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        op = cls(base, _merge(s_off, d_off), rtype, valid)  # type: ignore[arg-type]
-        op.attributes.update(attrs)
-        return op
+        p = parse_addressed(parser, valid="optional", result=True)
+        return p.build(cls(p.operands[0], p.offsets, p.result_type, p.valid))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        base = self.operands[0]
-        printer.print_string(" ")
-        printer.print_operand(base)
-        print_mixed_list(printer, self.get_static_offsets(), self.offsets)  # type: ignore[attr-defined]
-        if self.static_valid is not None:  # type: ignore[attr-defined]
-            printer.print_string(" valid ")
-            print_mixed_list(printer, self.static_valid.get_values(), self.valid_sizes)  # type: ignore[attr-defined]
-        printer.print_op_attributes(
-            self.attributes, reserved_attr_names=("static_offsets", "static_valid", "operandSegmentSizes")
+        sv = self.static_valid  # type: ignore[attr-defined]
+        print_addressed(
+            printer,
+            self,
+            [self.operands[0]],
+            (self.get_static_offsets(), self.offsets),  # type: ignore[attr-defined]
+            valid=(sv.get_values(), self.valid_sizes) if sv is not None else None,  # type: ignore[attr-defined]
+            result=self.results[0].type,
+            reserved=("static_offsets", "static_valid", "operandSegmentSizes"),
         )
-        printer.print_string(" : ")
-        printer.print_attribute(base.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.results[0].type)
 
 
 @irdl_op_definition
@@ -345,24 +470,9 @@ class LoadOp(_WindowOp):
         src = self.source.type
         assert isinstance(src, TensorType)
         res = _tile(self.result, "load result")
-        _check_mixed(self.get_static_offsets(), self.offsets, "load offsets")
-        if len(self.get_static_offsets()) != src.rank:
-            raise VerifyException(
-                f"load has {len(self.get_static_offsets())} offsets but the source tensor has rank {src.rank}"
-            )
-        if res.element_type != src.element_type:
-            raise VerifyException(
-                f"load result element type {res.element_type} differs from the tensor's {src.element_type}"
-            )
-        if res.rank > src.rank:
-            raise VerifyException(f"load result has rank {res.rank}, more than the source tensor's {src.rank}")
-        tshape = src.get_shape()[src.rank - res.rank :]
-        toffs = self.get_static_offsets()[src.rank - res.rank :]
-        for d, (dim, off, ext) in enumerate(zip(tshape, toffs, res.get_shape())):
-            if DYNAMIC not in (dim, off, ext) and off + ext > dim:
-                raise VerifyException(
-                    f"load window [{off}, {off + ext}) on dim {d} lies outside the tensor's extent {dim}"
-                )
+        check_gm_offsets("load", self.get_static_offsets(), self.offsets, src, res, "load result", "source")
+        check_rank_fits(res, src, "load result", "the source tensor's")
+        check_window(src.get_shape(), self.get_static_offsets(), res.get_shape(), "load", "the tensor's")
         if self.static_valid is not None:
             sv = self.static_valid.get_values()
             _check_mixed(sv, self.valid_sizes, "load valid sizes")
@@ -405,56 +515,22 @@ class StoreOp(IRDLOperation, _MixedOffsetsMixin):
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
-        tile_ref = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dest_ref = parser.parse_unresolved_operand()
-        s_off, d_off = parse_mixed_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tile = parser.resolve_operand(tile_ref, parser.parse_type())
-        parser.parse_punctuation(",")
-        dest = parser.resolve_operand(dest_ref, parser.parse_type())
-        op = cls(tile, dest, _merge(s_off, d_off))
-        op.attributes.update(attrs)
-        return op
+        p = parse_addressed(parser, 2)
+        return p.build(cls(*p.operands, p.offsets))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tile)
-        printer.print_string(", ")
-        printer.print_operand(self.dest)
-        print_mixed_list(printer, self.get_static_offsets(), self.offsets)
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.tile.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.dest.type)
+        print_addressed(printer, self, [self.tile, self.dest], (self.get_static_offsets(), self.offsets))
 
     def verify_(self) -> None:
         t = _tile(self.tile, "stored value")
         dst = self.dest.type
         assert isinstance(dst, TensorType)
         _require_space(t, ("vec", "acc", "mat"), "stored tile")
-        _check_mixed(self.get_static_offsets(), self.offsets, "store offsets")
-        if len(self.get_static_offsets()) != dst.rank:
-            raise VerifyException(
-                f"store has {len(self.get_static_offsets())} offsets but the destination tensor has rank {dst.rank}"
-            )
-        if t.element_type != dst.element_type:
-            raise VerifyException(
-                f"stored tile element type {t.element_type} differs from the tensor's {dst.element_type}"
-            )
+        check_gm_offsets("store", self.get_static_offsets(), self.offsets, dst, t, "stored tile", "destination")
         if self.result.type != dst:
             raise VerifyException("store result type must equal the destination tensor type")
-        if t.rank > dst.rank:
-            raise VerifyException(f"stored tile has rank {t.rank}, more than the tensor's {dst.rank}")
-        tshape = dst.get_shape()[dst.rank - t.rank :]
-        toffs = self.get_static_offsets()[dst.rank - t.rank :]
-        for d, (dim, off, ext) in enumerate(zip(tshape, toffs, t.get_shape())):
-            if DYNAMIC not in (dim, off, ext) and off + ext > dim:
-                raise VerifyException(
-                    f"store window [{off}, {off + ext}) on dim {d} lies outside the tensor's extent {dim}"
-                )
+        check_rank_fits(t, dst, "stored tile")
+        check_window(dst.get_shape(), self.get_static_offsets(), t.get_shape(), "store", "the tensor's")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -586,9 +662,7 @@ class SliceOp(_WindowOp):
             raise VerifyException("slice result must have the source's rank")
         if a.element_type != b.element_type or a.space != b.space:
             raise VerifyException("slice cannot change the element type or memory space")
-        for d, (dim, off, ext) in enumerate(zip(a.get_shape(), self.get_static_offsets(), b.get_shape())):
-            if DYNAMIC not in (dim, off, ext) and off + ext > dim:
-                raise VerifyException(f"slice window [{off}, {off + ext}) on dim {d} lies outside the source extent {dim}")
+        check_window(a.get_shape(), self.get_static_offsets(), b.get_shape(), "slice", "the source")
         if self.static_valid is not None:
             sv = self.static_valid.get_values()
             _check_mixed(sv, self.valid_sizes, "slice valid sizes")
@@ -617,28 +691,18 @@ class SetValidShapeOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SetValidShapeOp:
-        src_ref = parser.parse_unresolved_operand()
-        parser.parse_keyword("valid")
-        s_val, d_val = parse_mixed_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src = parser.resolve_operand(src_ref, parser.parse_type())
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        op = cls(src, _merge(s_val, d_val), rtype)  # type: ignore[arg-type]
-        op.attributes.update(attrs)
-        return op
+        p = parse_addressed(parser, offsets=False, valid="required", result=True)
+        return p.build(cls(p.operands[0], p.valid, p.result_type))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(" valid ")
-        print_mixed_list(printer, self.static_valid.get_values(), self.valid_sizes)
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_valid",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        print_addressed(
+            printer,
+            self,
+            [self.src],
+            valid=(self.static_valid.get_values(), self.valid_sizes),
+            result=self.result.type,
+            reserved=("static_valid",),
+        )
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "set_validshape source"), _tile(self.result, "set_validshape result")
@@ -720,6 +784,27 @@ class RandomOp(_GeneratorOp):
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def check_ranks(tiles: Sequence[tuple[TileType, str]], rank: int, prefix: str) -> None:
+    """Every (tile, what) of a matmul has rank `rank`; `prefix` starts the message (the op's quoted name or "")."""
+    for t, what in tiles:
+        if t.rank != rank:
+            raise VerifyException(f"{prefix}{what} must have rank {rank}, got {t.rank}")
+
+
+def check_acc_and_bias(
+    op: Operation, out: TileType, n: int, acc: SSAValue | None, bias: SSAValue | None, prefix: str, bias_what: str
+) -> None:
+    """A matmul's accumulator has the result type, and its bias is a `[1, N]` tile in `bias` memory; `prefix`
+    starts the messages (the op's quoted name or ""), `bias_what` names the bias operand."""
+    if acc is not None and acc.type != out:
+        raise VerifyException(f"{prefix}accumulator type {acc.type} must equal the result type {out}")
+    if bias is not None:
+        bt = _tile(bias, bias_what)
+        _require_space(bt, ("bias",), f"'{op.name}' bias")
+        if not _same_shape(bt.get_shape(), [1, n]):
+            raise VerifyException(f"{prefix}bias must have shape [1, {n}], got {format_shape(bt.get_shape())}")
+
+
 class _MatmulBase(IRDLOperation):
     GEMV: ClassVar[bool] = False
     BATCH: ClassVar[bool] = False
@@ -730,10 +815,7 @@ class _MatmulBase(IRDLOperation):
         _require_space(l, ("left",), f"'{self.name}' lhs")
         _require_space(r, ("right",), f"'{self.name}' rhs")
         _require_space(out, ("acc",), f"'{self.name}' result")
-        rank = 3 if self.BATCH else 2
-        for t, what in ((l, "lhs"), (r, "rhs"), (out, "result")):
-            if t.rank != rank:
-                raise VerifyException(f"'{self.name}' {what} must have rank {rank}, got {t.rank}")
+        check_ranks(((l, "lhs"), (r, "rhs"), (out, "result")), 3 if self.BATCH else 2, f"'{self.name}' ")
         ls, rs, os_ = l.get_shape(), r.get_shape(), out.get_shape()
         m, k = ls[-2], ls[-1]
         k2, n = rs[-2], rs[-1]
@@ -750,13 +832,7 @@ class _MatmulBase(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' operands must have the same element type, got {l.element_type} and {r.element_type}"
             )
-        if acc is not None and acc.type != out:
-            raise VerifyException(f"'{self.name}' accumulator type {acc.type} must equal the result type {out}")
-        if bias is not None:
-            bt = _tile(bias, "matmul bias")
-            _require_space(bt, ("bias",), f"'{self.name}' bias")
-            if not _same_shape(bt.get_shape(), [1, n]):
-                raise VerifyException(f"'{self.name}' bias must have shape [1, {n}], got {format_shape(bt.get_shape())}")
+        check_acc_and_bias(self, out, n, acc, bias, f"'{self.name}' ", "matmul bias")
 
 
 class _Matmul2(_MatmulBase):
@@ -1089,27 +1165,39 @@ def _row_or_column(op: Operation, a: TileType, axis: int) -> list[int]:
     return [m, 1] if axis == 1 else [1, n]
 
 
-class _ReduceOp(_UnaryTileOp):
-    """`%m = pto.row_max %a : [M,N] -> [M,1]` (row ops) / `pto.col_max %a : [M,N] -> [1,N]` (col ops)."""
+class _RowOrColumnOp:
+    """A row/col op (reduction or expand): it works along the dim of its `AXIS_TRAIT` trait (row ops: 1, col
+    ops: 0), and one of its tiles is its 2-D source collapsed along that dim."""
 
-    traits = traits_def(VectorAffinity(), Pure())
+    AXIS_TRAIT: ClassVar[type[ReductionAxis] | type[BroadcastAxis]]
 
     @property
     def axis(self) -> int:
-        """The dim this op reduces (its `ReductionAxis` trait)."""
-        trait = self.get_trait(ReductionAxis)
+        """The dim this op reduces or broadcasts along (its `AXIS_TRAIT` trait)."""
+        trait = self.get_trait(self.AXIS_TRAIT)  # type: ignore[attr-defined]
         assert trait is not None
         return trait.axis
+
+    def _check_collapsed(self, a: TileType, b: TileType, what: str, why: str = "") -> None:
+        """`b` (the op's `what`) has the shape of `a` collapsed along `axis`; `why` is said after the shape."""
+        expect = _row_or_column(self, a, self.axis)  # type: ignore[arg-type]
+        if not _same_shape(expect, b.get_shape()):
+            raise VerifyException(
+                f"'{self.name}' {what} must have shape {format_shape(expect)}{why}, "  # type: ignore[attr-defined]
+                f"got {format_shape(b.get_shape())}"
+            )
+
+
+class _ReduceOp(_RowOrColumnOp, _UnaryTileOp):
+    """`%m = pto.row_max %a : [M,N] -> [M,1]` (row ops) / `pto.col_max %a : [M,N] -> [1,N]` (col ops)."""
+
+    AXIS_TRAIT: ClassVar[type[ReductionAxis]] = ReductionAxis
+    traits = traits_def(VectorAffinity(), Pure())
 
     def verify_(self) -> None:
         _require_vec(self, self.src, self.result)
         a, b = _tile(self.src, "reduction source"), _tile(self.result, "reduction result")
-        expect = _row_or_column(self, a, self.axis)
-        if not _same_shape(expect, b.get_shape()):
-            raise VerifyException(
-                f"'{self.name}' result must have shape {format_shape(expect)} (the source {format_shape(a.get_shape())} "
-                f"reduced along dim {self.axis}), got {format_shape(b.get_shape())}"
-            )
+        self._check_collapsed(a, b, "result", f" (the source {format_shape(a.get_shape())} reduced along dim {self.axis})")
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' cannot change the element type")
 
@@ -1165,9 +1253,10 @@ class ColMinOp(_ReduceOp):
 REDUCE_OPS = (RowSumOp, RowMaxOp, RowMinOp, ColSumOp, ColMaxOp, ColMinOp)
 
 
-class _ExpandOp(IRDLOperation):
+class _ExpandOp(_RowOrColumnOp, IRDLOperation):
     """`%d = pto.row_expand_sub %a, %m : T, [M,1]` — broadcast `%m` over the row (col ops: `[1,N]`)."""
 
+    AXIS_TRAIT: ClassVar[type[BroadcastAxis]] = BroadcastAxis
     T: ClassVar = VarConstraint("T", base(TileType))
     src = operand_def(T)
     operand = operand_def(TileType)
@@ -1175,24 +1264,13 @@ class _ExpandOp(IRDLOperation):
     assembly_format = "$src `,` $operand attr-dict `:` type($src) `,` type($operand)"
     traits = traits_def(VectorAffinity(), Pure())
 
-    @property
-    def axis(self) -> int:
-        """The dim this op broadcasts along (its `BroadcastAxis` trait)."""
-        trait = self.get_trait(BroadcastAxis)
-        assert trait is not None
-        return trait.axis
-
     def __init__(self, src: SSAValue, operand: SSAValue):
         super().__init__(operands=[src, operand], result_types=[src.type])
 
     def verify_(self) -> None:
         _require_vec(self, self.src, self.operand)
         a, b = _tile(self.src, "broadcast source"), _tile(self.operand, "broadcast operand")
-        expect = _row_or_column(self, a, self.axis)
-        if not _same_shape(expect, b.get_shape()):
-            raise VerifyException(
-                f"'{self.name}' operand must have shape {format_shape(expect)}, got {format_shape(b.get_shape())}"
-            )
+        self._check_collapsed(a, b, "operand")
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' operands must have the same element type")
 
@@ -1296,6 +1374,34 @@ def _check_split_attr(op: Operation, hi: int) -> int:
     return get_int_attr(op, "split") or 0
 
 
+def _check_boundary_shape(
+    what: str, a: TileType, b: TileType, split: int, lane_extent: Callable[[int], int], how: str
+) -> int | None:
+    """The shapes across a split boundary (aiv_shard, aic_gather): the same element type; split 0 keeps the shape;
+    a split changes the split dim of a 2-D tile by `lane_extent` (`how` says how, in the message).  The split
+    dim, or None for split 0."""
+    if a.element_type != b.element_type:
+        raise VerifyException(f"{what} cannot change the element type")
+    if split == 0:
+        if not _same_shape(a.get_shape(), b.get_shape()):
+            raise VerifyException(
+                f"{what} with split = 0 must keep the shape: {format_shape(a.get_shape())} -> "
+                f"{format_shape(b.get_shape())}"
+            )
+        return None
+    if a.rank != 2:
+        raise VerifyException(f"{what} with a split needs a 2-D tile, got rank {a.rank}")
+    dim = split_dim_of_code(split)
+    expect = list(a.get_shape())
+    expect[dim] = lane_extent(expect[dim])
+    if not _same_shape(expect, b.get_shape()):
+        raise VerifyException(
+            f"{what} result must have shape {format_shape(expect)} ({how} along dim {dim} for split = {split}), "
+            f"got {format_shape(b.get_shape())}"
+        )
+    return dim
+
+
 @irdl_op_definition
 class AivShardOp(IRDLOperation):
     """`%h = pto.aiv_shard %qk {split = 1 : i64[, lane_stride = S]} : cube T -> half vec T` (C->V boundary)."""
@@ -1320,25 +1426,10 @@ class AivShardOp(IRDLOperation):
         if not is_cube_memory(a.space):
             raise VerifyException(f"aiv_shard operand must be a cube-side tile, but it is in '{a.space}'")
         _require_space(b, ("vec",), "aiv_shard result")
-        if a.element_type != b.element_type:
-            raise VerifyException("aiv_shard cannot change the element type")
-        if split == 0:
-            if not _same_shape(a.get_shape(), b.get_shape()):
-                raise VerifyException(
-                    f"aiv_shard with split = 0 must keep the shape: {format_shape(a.get_shape())} -> "
-                    f"{format_shape(b.get_shape())}"
-                )
+        how = f"each lane's half of {format_shape(a.get_shape())}"
+        dim = _check_boundary_shape("aiv_shard", a, b, split, ceil_half, how)
+        if dim is None:
             return
-        if a.rank != 2:
-            raise VerifyException(f"aiv_shard with a split needs a 2-D tile, got rank {a.rank}")
-        dim = split_dim_of_code(split)
-        expect = list(a.get_shape())
-        expect[dim] = ceil_half(expect[dim])
-        if not _same_shape(expect, b.get_shape()):
-            raise VerifyException(
-                f"aiv_shard result must have shape {format_shape(expect)} (each lane's half of "
-                f"{format_shape(a.get_shape())} along dim {dim} for split = {split}), got {format_shape(b.get_shape())}"
-            )
         stride = get_int_attr(self, "lane_stride")
         if self.attributes.get("lane_stride") is not None:
             _check_int_range(self, "lane_stride", 1, None)
@@ -1366,25 +1457,7 @@ class AicGatherOp(IRDLOperation):
         a, b = _tile(self.src, "aic_gather operand"), _tile(self.result, "aic_gather result")
         _require_space(a, ("vec",), "aic_gather operand")
         _require_space(b, ("mat",), "aic_gather result")
-        if a.element_type != b.element_type:
-            raise VerifyException("aic_gather cannot change the element type")
-        if split == 0:
-            if not _same_shape(a.get_shape(), b.get_shape()):
-                raise VerifyException(
-                    f"aic_gather with split = 0 must keep the shape: {format_shape(a.get_shape())} -> "
-                    f"{format_shape(b.get_shape())}"
-                )
-            return
-        if a.rank != 2:
-            raise VerifyException(f"aic_gather with a split needs a 2-D tile, got rank {a.rank}")
-        dim = split_dim_of_code(split)
-        expect = list(a.get_shape())
-        expect[dim] = double(expect[dim])
-        if not _same_shape(expect, b.get_shape()):
-            raise VerifyException(
-                f"aic_gather result must have shape {format_shape(expect)} (both lanes' {format_shape(a.get_shape())} "
-                f"joined along dim {dim} for split = {split}), got {format_shape(b.get_shape())}"
-            )
+        _check_boundary_shape("aic_gather", a, b, split, double, f"both lanes' {format_shape(a.get_shape())} joined")
 
 
 @irdl_op_definition

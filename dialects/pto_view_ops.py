@@ -28,45 +28,43 @@ from xdsl.utils.exceptions import VerifyException
 from .pto_ops import (
     _check_mixed,
     _dense,
-
     _merge,
     _MixedOffsetsMixin,
     _require_space,
     _seg,
     _tile,
-    parse_mixed_list,
-    print_mixed_list,
+    check_window,
+    parse_addressed,
+    print_addressed,
     split_mixed,
 )
 from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SlotView, VectorAffinity
 from .pto_types import DYNAMIC, TileType, element_bits, format_shape, is_cube_memory
 
 
-def reinterpret_inferred_shape(src: TileType, elem: Attribute) -> list[int] | None:
-    """The shape `pto.reinterpret_view` infers for `src` viewed as `elem`: every dim kept, the innermost one scaled
-    by the ratio of the element widths (the bytes of a row are kept). None if that dim is not a whole number of
-    the new elements."""
-    shape = list(src.get_shape())
-    a, b = element_bits(src.element_type), element_bits(elem)
-    last = shape[-1]
+def _rescale_innermost(dims: Sequence[int], src_elem: Attribute, elem: Attribute) -> list[int] | None:
+    """`dims` (of `src_elem` elements) counted in `elem` elements: every dim kept, the innermost one scaled by the
+    ratio of the element widths (the bytes of a row are kept).  None if that dim is not a whole number of the new
+    elements (or is dynamic and the widths differ)."""
+    out = list(dims)
+    a, b = element_bits(src_elem), element_bits(elem)
+    last = out[-1]
     if last == DYNAMIC:
-        return shape if a == b else None
+        return out if a == b else None
     if (last * a) % b:
         return None
-    shape[-1] = last * a // b
-    return shape
+    out[-1] = last * a // b
+    return out
+
+
+def reinterpret_inferred_shape(src: TileType, elem: Attribute) -> list[int] | None:
+    """The shape `pto.reinterpret_view` infers for `src` viewed as `elem` (`_rescale_innermost` of its shape)."""
+    return _rescale_innermost(src.get_shape(), src.element_type, elem)
 
 
 def reinterpret_inferred_valid(src: TileType, elem: Attribute) -> list[int] | None:
-    valid = list(src.get_valid())
-    a, b = element_bits(src.element_type), element_bits(elem)
-    last = valid[-1]
-    if last == DYNAMIC:
-        return valid if a == b else None
-    if (last * a) % b:
-        return None
-    valid[-1] = last * a // b
-    return valid
+    """The valid region `pto.reinterpret_view` infers for `src` viewed as `elem`, scaled as the shape is."""
+    return _rescale_innermost(src.get_valid(), src.element_type, elem)
 
 
 @irdl_op_definition
@@ -148,26 +146,12 @@ class _AddressedWindowOp(IRDLOperation, _MixedOffsetsMixin):
 
     @classmethod
     def parse(cls, parser: Parser) -> _AddressedWindowOp:
-        src_ref = parser.parse_unresolved_operand()
-        s_off, d_off = parse_mixed_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src = parser.resolve_operand(src_ref, parser.parse_type())
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        op = cls(src, _merge(s_off, d_off), rtype)  # type: ignore[arg-type]
-        op.attributes.update(attrs)
-        return op
+        p = parse_addressed(parser, result=True)
+        return p.build(cls(p.operands[0], p.offsets, p.result_type))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operands[0])
-        print_mixed_list(printer, self.get_static_offsets(), self.offsets)  # type: ignore[attr-defined]
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.operands[0].type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.results[0].type)
+        offsets = (self.get_static_offsets(), self.offsets)  # type: ignore[attr-defined]
+        print_addressed(printer, self, [self.operands[0]], offsets, result=self.results[0].type)
 
 
 @irdl_op_definition
@@ -199,11 +183,7 @@ class ExtractOp(_AddressedWindowOp):
             )
         if not b.is_fully_valid():
             raise VerifyException("extract result must be fully valid (the window is read whole)")
-        for d, (dim, off, ext) in enumerate(zip(a.get_shape(), offs, b.get_shape())):
-            if DYNAMIC not in (dim, off, ext) and off + ext > dim:
-                raise VerifyException(
-                    f"extract window [{off}, {off + ext}) on dim {d} lies outside the source extent {dim}"
-                )
+        check_window(a.get_shape(), offs, b.get_shape(), "extract", "the source")
 
 
 @irdl_op_definition
@@ -233,37 +213,15 @@ class GatherRowOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> GatherRowOp:
-        src_ref = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        idx_ref = parser.parse_unresolved_operand()
-        pos = parser.pos
-        s_off, d_off = parse_mixed_list(parser)
-        if len(s_off) != 1:
-            parser.raise_error("pto.gather_row takes one source row offset: %idx[OFFSET]", pos, parser.pos)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src = parser.resolve_operand(src_ref, parser.parse_type())
-        parser.parse_punctuation(",")
-        idx = parser.resolve_operand(idx_ref, parser.parse_type())
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        op = cls(src, idx, _merge(s_off, d_off)[0], rtype)  # type: ignore[arg-type]
-        op.attributes.update(attrs)
-        return op
+        p = parse_addressed(
+            parser, 2, result=True, one_offset="pto.gather_row takes one source row offset: %idx[OFFSET]"
+        )
+        assert p.offsets is not None
+        return p.build(cls(*p.operands, p.offsets[0], p.result_type))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(", ")
-        printer.print_operand(self.indices)
-        print_mixed_list(printer, self.static_offsets.get_values(), self.offsets)
-        printer.print_op_attributes(self.attributes, reserved_attr_names=("static_offsets", "operandSegmentSizes"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.indices.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        offsets = (self.static_offsets.get_values(), self.offsets)
+        print_addressed(printer, self, [self.src, self.indices], offsets, result=self.result.type)
 
     def verify_(self) -> None:
         s = _tile(self.src, "gather_row source")
