@@ -121,6 +121,27 @@ def _settings(n: int, shrink: bool):
     )
 
 
+def _over_kernels(seed: int, n: int, shrink: bool):
+    """The decorator that runs a test body over `n` kernels of the generator drawn with hypothesis seed `seed`:
+    `run_chunk` and `shrink` replay the same draw through it, so a chunk's failure is found again."""
+    from hypothesis import given
+    from hypothesis import seed as hseed
+
+    strategies = _load_strategies()
+
+    def wrap(body):
+        return hseed(seed)(_settings(n, shrink=shrink)(given(strategies.kernels())(body)))
+
+    return wrap
+
+
+def _finding_key(known, status: str, key: str, res, text: str) -> str:
+    """The class a checked kernel is counted under: a failure of a known class is `known [<name>] <key>` (one rule,
+    so that `shrink` looks for the key `run_chunk` counted)."""
+    name = known(res.report, text) if status == "failed" else None
+    return f"known [{name}] {key}" if name is not None else key
+
+
 def _known_fn():
     """`tests/kernelgen/known.py`'s `known_class(report, text)`: the name of a known class of findings, or None."""
     _load_strategies()
@@ -134,17 +155,12 @@ def _known_fn():
 def run_chunk(args: tuple[int, int, int]) -> ChunkResult:
     """Check `n` kernels drawn with hypothesis seed `seed`."""
     chunk, seed, n = args
-    strategies = _load_strategies()
     known = _known_fn()
-    from hypothesis import given
-    from hypothesis import seed as hseed
 
     out = ChunkResult(chunk)
     start = time.time()
 
-    @hseed(seed)
-    @_settings(n, shrink=False)
-    @given(strategies.kernels())
+    @_over_kernels(seed, n, shrink=False)
     def body(text: str) -> None:
         res = check_text(text)
         status, key = classify(res)
@@ -152,9 +168,7 @@ def run_chunk(args: tuple[int, int, int]) -> ChunkResult:
         if status == "rejected":
             out.rejected[key] += 1
         elif status == "failed":
-            name = known(res.report, text)
-            if name is not None:
-                key = f"known [{name}] {key}"
+            key = _finding_key(known, status, key, res, text)
             out.failed[key] += 1
             out.examples.setdefault(key, (text, res.report))
 
@@ -170,22 +184,15 @@ class _Found(Exception):
 def shrink(args: tuple[str, int, int, str]) -> tuple[str, str, str]:
     """Replay the chunk's seed until a kernel fails with `key`, let hypothesis shrink it; (key, text, report)."""
     key, seed, n, fallback = args
-    strategies = _load_strategies()
     known = _known_fn()
-    from hypothesis import given
-    from hypothesis import seed as hseed
 
     best: list[tuple[str, str]] = []
 
-    @hseed(seed)
-    @_settings(n, shrink=True)
-    @given(strategies.kernels())
+    @_over_kernels(seed, n, shrink=True)
     def body(text: str) -> None:
         res = check_text(text)
         status, k = classify(res)
-        name = known(res.report, text) if status == "failed" else None
-        if name is not None:
-            k = f"known [{name}] {k}"
+        k = _finding_key(known, status, k, res, text)
         if (status, k) == ("failed", key):
             best.append((text, res.report))
             raise _Found()

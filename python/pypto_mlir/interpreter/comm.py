@@ -62,23 +62,14 @@ def run_tile_get(machine, op: TileGetOp, args, env, ctx):
     return [repad(make_tile(np.array(buf.data[idx]), t, box))]
 
 
-@impl_effect(TensorPutOp)
-def run_tensor_put(machine, op: TensorPutOp, args, env, ctx):
+@impl_effect(TensorPutOp, TensorGetOp)
+def run_tensor_copy(machine, op: TensorPutOp | TensorGetOp, args, env, ctx):
+    """tensor_put / tensor_get: with the only peer being this device, both copy `%src` into `%dst`."""
     src, dst, peer = args
-    _peer(peer, "tensor_put")
+    what = op.name.removeprefix("pto.")
+    _peer(peer, what)
     if src.data.shape != dst.data.shape:
-        raise InterpError(f"tensor_put copies {src.data.shape} into {dst.data.shape}")
-    if not ctx.replay:
-        dst.data[...] = src.data
-    return [dst]
-
-
-@impl_effect(TensorGetOp)
-def run_tensor_get(machine, op: TensorGetOp, args, env, ctx):
-    src, dst, peer = args
-    _peer(peer, "tensor_get")
-    if src.data.shape != dst.data.shape:
-        raise InterpError(f"tensor_get copies {src.data.shape} into {dst.data.shape}")
+        raise InterpError(f"{what} copies {src.data.shape} into {dst.data.shape}")
     if not ctx.replay:
         dst.data[...] = src.data
     return [dst]
