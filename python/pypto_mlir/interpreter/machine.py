@@ -23,7 +23,8 @@ from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
-from pypto_mlir.dialects.pto_traits import PipeFree, SlotView
+from pypto_mlir.dialects.pto_traits import BoundaryAffinity, PipeDirection, PipeFree, PipePop, PipePush, SlotView
+from pypto_mlir.dialects.pto_traits import PipeInit as PipeInitTrait
 from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
 from pypto_mlir.passes.analysis.lanes import code_for_lane_extents, lane_step, split_dim_of_code
@@ -599,13 +600,20 @@ class Machine:
     def run_get_subblock_idx(self, op, args, env, ctx) -> list:
         return [ctx.lane or 0]
 
+    @staticmethod
+    def _unsplit_boundary(op: P.AivShardOp | P.AicGatherOp, src) -> tuple[int, list | None]:
+        """The split code of an aiv_shard / aic_gather, and its result when the code is 0 (no split: the whole tile,
+        retyped to the other side's memory), else None."""
+        split = P.get_int_attr(op, "split") or 0
+        return split, [repad(make_tile(src.data, op.result.type, src.valid))] if split == 0 else None
+
     @impl_effect(P.AivShardOp)
     def run_aiv_shard(self, op: P.AivShardOp, args, env, ctx) -> list:
         (src,) = args
-        split = P.get_int_attr(op, "split") or 0
+        split, whole = self._unsplit_boundary(op, src)
+        if whole is not None:
+            return whole
         t = op.result.type
-        if split == 0:
-            return [repad(make_tile(src.data, t, src.valid))]
         if ctx.lane is None:
             raise InterpError(
                 f"aiv_shard with split = {split} runs outside a two-lane context (the kernel has no pto.split_aiv and "
@@ -621,10 +629,10 @@ class Machine:
     @impl_sync(P.AicGatherOp)
     def run_aic_gather(self, op: P.AicGatherOp, args, env, ctx) -> Gen:
         (src,) = args
-        split = P.get_int_attr(op, "split") or 0
+        split, whole = self._unsplit_boundary(op, src)
+        if whole is not None:
+            return whole
         t = op.result.type
-        if split == 0:
-            return [repad(make_tile(src.data, t, src.valid))]
         if ctx.lane is None or ctx.group is None:
             raise InterpError(f"aic_gather with split = {split} runs outside a two-lane context")
         grp = ctx.group
@@ -643,9 +651,7 @@ class Machine:
     @impl_sync(P.SplitAivScopeOp)
     def run_split_aiv_scope(self, op: P.SplitAivScopeOp, args, env, ctx) -> Gen:
         mode = op.mode.data
-        per_lane = mode == "none" or any(
-            isinstance(o, (P.AivShardOp, P.AicGatherOp)) for o in op.body.walk()
-        )
+        per_lane = mode == "none" or any(o.has_trait(BoundaryAffinity) for o in op.body.walk())
         if ctx.lane is not None:
             lenv = dict(env)
             lenv[op.aiv_id] = ctx.lane
@@ -729,13 +735,12 @@ class Machine:
                 grp.rings[(pid, dname)] = Ring(pid, dname, slot_num, slot_size, grp.lanes)
         return []
 
-    @impl_effect(P.AicInitializePipeOp)
-    def run_aic_initialize_pipe(self, op, args, env, ctx) -> list:
-        return self._init_pipe(op, args, ctx, "aic")
-
-    @impl_effect(P.AivInitializePipeOp)
-    def run_aiv_initialize_pipe(self, op, args, env, ctx) -> list:
-        return self._init_pipe(op, args, ctx, "aiv")
+    @impl_effect(*P.INIT_OPS)
+    def run_initialize_pipe(self, op, args, env, ctx) -> list:
+        """aic_/aiv_initialize_pipe: the side is the op's `PipeInit` trait."""
+        init = op.get_trait(PipeInitTrait)
+        assert init is not None
+        return self._init_pipe(op, args, ctx, init.side)
 
     # -- transfer -----------------------------------------------------------------------------------------------------
     def _ring(self, op, ctx: Ctx, direction: str, side: str) -> Ring:
@@ -744,7 +749,7 @@ class Machine:
             raise InterpError(f"'{op.name}' is a cross-core op and must run in an {where} kernel of a Group")
         pid = P.get_int_attr(op, "id") or 0
         init = ctx.pipes.get(pid)
-        bit = 1 if direction == "c2v" else 2
+        bit = PipeDirection(direction).bit
         if init is None:
             raise InterpError(
                 f"pipe {pid} was not initialized on this core: no pto.{side}_initialize_pipe ran before this op"
@@ -769,13 +774,12 @@ class Machine:
     def _producer_key(self, ctx: Ctx) -> Any:
         return "aic" if ctx.side == "aic" else ctx.lane or 0
 
-    @impl_sync(P.TPushToAivOp)
-    def run_tpush_to_aiv(self, op: P.TPushToAivOp, args, env, ctx) -> Gen:
-        return (yield from self._push(op, args[0], ctx, "c2v", "aic"))
-
-    @impl_sync(P.TPushToAicOp)
-    def run_tpush_to_aic(self, op: P.TPushToAicOp, args, env, ctx) -> Gen:
-        return (yield from self._push(op, args[0], ctx, "v2c", "aiv"))
+    @impl_sync(*P.TPUSH_OPS)
+    def run_tpush(self, op, args, env, ctx) -> Gen:
+        """tpush_to_aiv / tpush_to_aic: direction and side from the op's `PipePush` trait."""
+        push = op.get_trait(PipePush)
+        assert push is not None
+        return (yield from self._push(op, args[0], ctx, push.direction, push.side))
 
     def _push(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> Gen:
         ring = self._ring(op, ctx, direction, side)
@@ -810,13 +814,12 @@ class Machine:
         ctx.group.progress += 1
         return []
 
-    @impl_sync(P.TPopFromAicOp)
-    def run_tpop_from_aic(self, op: P.TPopFromAicOp, args, env, ctx) -> Gen:
-        return (yield from self._pop(op, ctx, "c2v", "aiv"))
-
-    @impl_sync(P.TPopFromAivOp)
-    def run_tpop_from_aiv(self, op: P.TPopFromAivOp, args, env, ctx) -> Gen:
-        return (yield from self._pop(op, ctx, "v2c", "aic"))
+    @impl_sync(*P.TPOP_OPS)
+    def run_tpop(self, op, args, env, ctx) -> Gen:
+        """tpop_from_aic / tpop_from_aiv: direction and side from the op's `PipePop` trait."""
+        pop = op.get_trait(PipePop)
+        assert pop is not None
+        return (yield from self._pop(op, ctx, pop.direction, pop.side))
 
     def _pop(self, op, ctx: Ctx, direction: str, side: str) -> Gen:
         ring = self._ring(op, ctx, direction, side)
@@ -920,13 +923,12 @@ class Machine:
                 f"lane 0 holds {e0} and lane 1 holds {e1}; {fix}"
             )
 
-    @impl_effect(P.TFreeToAicOp)
-    def run_tfree_to_aic(self, op, args, env, ctx) -> list:
-        return self._free(op, args[0], ctx, "c2v", "aiv")
-
-    @impl_effect(P.TFreeToAivOp)
-    def run_tfree_to_aiv(self, op, args, env, ctx) -> list:
-        return self._free(op, args[0], ctx, "v2c", "aic")
+    @impl_effect(*P.TFREE_OPS)
+    def run_tfree(self, op, args, env, ctx) -> list:
+        """tfree_to_aic / tfree_to_aiv: direction and side from the op's `PipeFree` trait."""
+        free = op.get_trait(PipeFree)
+        assert free is not None
+        return self._free(op, args[0], ctx, free.direction, free.side)
 
     def _free(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> list:
         ring = self._ring(op, ctx, direction, side)
