@@ -3,7 +3,9 @@
 - every registered `pto` op has exactly one affinity trait, and is a class written in the source;
 - the pipe-protocol ops carry their role, direction and side; views, generators and axes are traits too;
 - no string-valued op fact (`AFFINITY = "first_tile"`, `ROLE`, `DIRECTION`) and no `type()` op factory is left in
-  the dialect or the passes.
+  the dialect, the passes or the interpreter; the interpreter does not hand a pipe op's direction or side around
+  as string literals (it asks the op's `PipePush`/`PipePop`/`PipeFree`/`PipeInit` trait);
+- `kind_of` (the `#pto.kind` of a function) is defined once, in `dialects/pto_types.py`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from pypto_mlir.dialects.pto_traits import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = sorted([*ROOT.glob("dialects/*.py"), *ROOT.glob("passes/**/*.py")])
+SOURCES = sorted(
+    [*ROOT.glob("dialects/*.py"), *ROOT.glob("passes/**/*.py"), *ROOT.glob("python/pypto_mlir/interpreter/*.py")]
+)
 
 
 @pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
@@ -90,6 +94,8 @@ STRING_FACT = re.compile(
     r"|\"(first_tile|result_memory)\""  # the old affinity kinds
     r"|\btype\(\s*op_name"  # op classes made by type() factories
     r"|\.AXIS\b"
+    r"|\"(c2v|v2c)\"\s*,\s*\"(aic|aiv)\""  # a pipe op's direction and side passed as strings
+    r"|\b1 if \w+ == \"c2v\""  # PipeDirection.bit written again
 )
 
 
@@ -106,5 +112,24 @@ def test_no_string_op_facts_left():
 def test_string_fact_pattern_can_fail():
     """The pattern above does catch the forms it forbids."""
     for bad in ('    AFFINITY: ClassVar[str] = "first_tile"', 'getattr(type(op), "DIRECTION", None)',
-                "cls = type(op_name.split('.')[1], (b,), {})", "type(op).AXIS == d"):
+                "cls = type(op_name.split('.')[1], (b,), {})", "type(op).AXIS == d",
+                'return (yield from self._push(op, args[0], ctx, "c2v", "aic"))',
+                'bit = 1 if direction == "c2v" else 2'):
         assert STRING_FACT.search(bad), bad
+
+
+KIND_OF_DEF = re.compile(r"^\s*def kind_of\(")
+
+
+def test_kind_of_is_defined_once():
+    """`kind_of` has one definition (pto_types, next to `#pto.kind`); passes/common.py only re-exports it."""
+    folders = ("dialects", "passes", "python", "tools", "benchmarks", "tests")
+    defs = [
+        f"{p.relative_to(ROOT)}:{i}"
+        for folder in folders
+        for p in sorted((ROOT / folder).rglob("*.py"))
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if KIND_OF_DEF.match(line)
+    ]
+    assert len(defs) == 1 and defs[0].startswith("dialects/pto_types.py:"), defs
+    assert KIND_OF_DEF.match("def kind_of(op: Operation) -> str | None:")
