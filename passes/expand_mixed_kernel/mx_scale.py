@@ -225,3 +225,16 @@ class LowerScaleGather(RewritePattern):
 def mx_scale_patterns(body: SideBody) -> list[RewritePattern]:
     """Tried before the generic boundary patterns: they claim the scale boundaries first."""
     return [LowerVectorToScaleMove(body), LowerScaleGather(body)]
+
+
+def mx_ring_hint(f: func.FuncOp) -> str:
+    """The slot_num = 4 rule (seed): a kernel that gathers all four MX matmul operands before their use holds four
+    slots; the text added to the ring-depth error of such a kernel (empty for other kernels)."""
+    from pypto_mlir.dialects.pto_mx_ops import MX_OPS
+
+    if not any(isinstance(op, MX_OPS) for op in f.walk()):
+        return ""
+    return (
+        "; an MX matmul whose four operands (lhs, lhs scale, rhs, rhs scale) all cross before their use holds four "
+        "slots, so it needs pto.slot_num = 4 even with the scale carriers right"
+    )
