@@ -235,4 +235,8 @@ class LowerAicGather(RewritePattern):
 
 
 def boundary_patterns(body: SideBody) -> list[RewritePattern]:
-    return [LowerCubeToVectorMove(body), LowerVectorToCubeMove(body), LowerAivShard(body), LowerAicGather(body)]
+    from .mx_scale import mx_scale_patterns  # MX scales first: they claim their boundaries (mx_scale.py)
+
+    return mx_scale_patterns(body) + [
+        LowerCubeToVectorMove(body), LowerVectorToCubeMove(body), LowerAivShard(body), LowerAicGather(body)
+    ]

@@ -30,6 +30,7 @@ from xdsl.rewriter import InsertPoint
 from pypto_mlir.dialects.pto_ops import MoveOp, TPushToAicOp
 from pypto_mlir.dialects.pto_types import NZ, TileType
 
+from ..analysis.mx_scale import is_scale_carrier
 from ..common import kind_of, with_loc
 
 
@@ -45,8 +46,8 @@ class AdaptNonNzPushToAic(RewritePattern):
     def match_and_rewrite(self, op: TPushToAicOp, rewriter: PatternRewriter) -> None:
         src = op.tile
         t = src.type
-        if not isinstance(t, TileType) or t.layouts == NZ:
-            return
+        if not isinstance(t, TileType) or t.layouts == NZ or is_scale_carrier(t):
+            return  # an MX scale carrier (row/row fractal 32) is never NZ: see mx_scale.py
         move = with_loc(MoveOp(src, nz_transfer_type(t)), op)
         move.results[0].name_hint = f"{src.name_hint}_nz" if src.name_hint else "nz"
         rewriter.insert(move, InsertPoint.before(op))

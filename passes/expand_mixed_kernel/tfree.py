@@ -35,6 +35,7 @@ from pypto_mlir.dialects.pto_ops import MoveOp, get_int_attr
 from ..analysis.slots import block_chains, check_slot_depth, live_escapes, pops_reached, shares_slot
 from ..common import with_loc
 from .pipe_metadata import Side, nested_blocks, set_name_hint, side_of
+from .mx_scale import mx_ring_hint
 
 
 def finalize_tfrees(f: func.FuncOp, side: str) -> None:
@@ -130,6 +131,7 @@ def check_local_depth(f: func.FuncOp, side: str, depth: int, setting: str, ring:
             return (
                 head + f"the ring has only {depth} slots ({setting}): the producer could never push this tile, so "
                 f"both cores would hang; release a slot (use the held tiles) before this pop or raise pto.slot_num"
+                + mx_ring_hint(f)
             )
         return (
             head + f"the local consumer depth is {depth} ({setting}); the pass does not reorder consumers: release a "

@@ -68,6 +68,7 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_traits import ReductionAxis, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim, format_shape
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
+from pypto_mlir.passes.analysis.mx_scale import SCALE_SPACES, scale_kind, scale_mat_type
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.lanes import (
     ceil_half,
@@ -580,6 +581,8 @@ class V2CBoundary(_SplitPattern):
                 op=op,
             )
         gtype = TileType.get(list(res.get_shape()), res.element_type, "mat", valid=list(res.get_valid()))
+        if res.space in SCALE_SPACES and scale_kind(res) is not None:
+            gtype = scale_mat_type(res)  # an MX scale keeps its row/row or col/col layout (analysis/mx_scale.py)
         gather = AicGatherOp(v, split_code_of_dim(info.dim), gtype)
         gather.location = op.location
         if op.result.name_hint:

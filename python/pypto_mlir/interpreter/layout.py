@@ -9,7 +9,9 @@ A 2-D tile's view (`blayout`, `slayout`, `fractal`) fixes the order its cells ha
   col_major).  A tile whose extents are not multiples of the box is padded up to them.
 
 `reinterpret(values, written, read)` is what a consumer sees when bytes written in one view are read in another:
-the same values where the views agree, scrambled where they do not.
+the same values where the views agree, scrambled where they do not.  With `shape`, the reader sees the bytes as
+a tile of another shape: a zero-copy transposed view (`pto.transpose_view` of a col/col tile is the row/row tile
+of the transposed shape, cell for cell the same bytes), as the MX scale carriers use it.
 """
 
 from __future__ import annotations
@@ -67,11 +69,13 @@ def from_physical(flat: np.ndarray, shape: tuple[int, int], view: View) -> np.nd
     return arr[: shape[0], : shape[1]]
 
 
-def reinterpret(values: np.ndarray, written: View, read: View) -> np.ndarray:
-    """What a reader with view `read` sees of `values` written with view `written` (identity when they agree)."""
-    if values.ndim != 2 or _same(written, read):
+def reinterpret(values: np.ndarray, written: View, read: View, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    """What a reader with view `read` (of a tile of `shape`, default: the written one) sees of `values` written
+    with view `written` (identity when the views and shapes agree)."""
+    shape = tuple(values.shape) if shape is None else tuple(shape)
+    if values.ndim != 2 or (shape == tuple(values.shape) and _same(written, read)):
         return values
-    return from_physical(to_physical(values, written), values.shape, read)
+    return from_physical(to_physical(values, written), shape, read)
 
 
 def _same(a: View, b: View) -> bool:

@@ -28,6 +28,7 @@ from pypto_mlir.dialects.pto_traits import PipeInit as PipeInitTrait
 from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
 from pypto_mlir.passes.analysis.lanes import code_for_lane_extents, lane_step, split_dim_of_code
+from pypto_mlir.passes.analysis.mx_scale import is_scale_carrier, scale_kind
 
 from .layout import NZ as NZ_LAYOUT
 from .layout import reinterpret, view_of
@@ -784,6 +785,12 @@ class Machine:
     def _push(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> Gen:
         ring = self._ring(op, ctx, direction, side)
         self._check_slot(op, ring, tile.type, "pushed")
+        if direction == "v2c" and self.target == "a5" and is_scale_carrier(tile.type) and tuple(tile.valid) != tuple(tile.data.shape):
+            raise InterpError(
+                f"an MX scale carrier with valid region {list(tile.valid)} of its {list(tile.data.shape)} box cannot "
+                "be pushed: the a5 V->C transfer inserts whole 32-byte fractal rows, so only the full physical box "
+                "is contiguous; widen a private carrier's valid region to the box first (pto.set_validshape)"
+            )
         code = P.get_int_attr(op, "split") or 0
         if code and len(ring.lanes) < 2:
             raise InterpError(
@@ -866,12 +873,32 @@ class Machine:
         p0 = e.parts[0]
         if p0.data.dtype != np.dtype(_np(t)):
             raise InterpError(f"this tpop expects {t.element_type} but the tile pushed at {loc_str(e.push_ops[0])} holds {p0.type.element_type}")
+        if self.target == "a5" and t.space == "mat" and scale_kind(t) is not None:
+            for prod, part in e.parts.items():
+                if not is_scale_carrier(part.type):
+                    raise InterpError(
+                        f"this tpop receives an MX scale ({t}), but the tile pushed at {loc_str(e.push_ops[prod])} is "
+                        f"{part.type}: the a5 V->C insert of a scale takes only a row/row fractal-32 carrier (a "
+                        "col/col scale goes through pto.transpose_view)"
+                    )
+        carrier = tuple(reversed(shape))
         if code == 0:
+            if self._transposed(p0, shape):  # a transposed view's bytes, read in the popped shape
+                return repad(make_tile(self._arrived(p0, t, shape), t, tuple(reversed(p0.valid))))
             self._same_box(p0, shape, e.push_ops[0])
             return repad(make_tile(self._arrived(p0, t), t, p0.valid))
         axis = split_dim_of_code(code)
         if code in (3, 4):
             raise InterpError(f"split = {code} ({SPLIT_NAMES[code]}) has no vector->cube form; a gather is always even")
+        if self.target == "a5" and carrier != tuple(shape) and all(
+            tuple(e.parts[lane].data.shape) == carrier[:axis] + (carrier[axis] // 2,) + carrier[axis + 1 :]
+            for lane in (0, 1)
+        ):
+            # Transposed carriers: the two parts join on `axis` in the pushed (carrier) shape, and the cube reads
+            # the joined bytes in its own shape and view.
+            joined = gather_parts([e.parts[0], e.parts[1]], axis, p0.type.with_(shape=carrier))
+            data = reinterpret(joined.data, view_of(p0.type), view_of(t), shape)
+            return repad(make_tile(data, t, tuple(reversed(joined.valid))))
         for lane in (0, 1):
             if e.parts[lane].data.shape[axis] * 2 != shape[axis]:
                 raise InterpError(
@@ -881,7 +908,13 @@ class Machine:
         parts = [Tile(self._arrived(e.parts[lane], t), e.parts[lane].valid, e.parts[lane].type) for lane in (0, 1)]
         return gather_parts(parts, axis, t)
 
-    def _arrived(self, part: Tile, t: TileType) -> np.ndarray:
+    def _transposed(self, part: Tile, shape) -> bool:
+        """On a5 the slot holds bytes: a tile pushed in the transposed shape (a `transpose_view` carrier) is read
+        in the popped shape.  a2a3 re-lays the tile out on the way, so it has no such reading."""
+        pushed = tuple(part.data.shape)
+        return self.target == "a5" and len(pushed) == 2 and pushed != tuple(shape) and pushed == tuple(reversed(shape))
+
+    def _arrived(self, part: Tile, t: TileType, shape=None) -> np.ndarray:
         """A V->C tile as the cube reads it: the bytes in the slot, read with the popped type's view.
 
         On a5 the transfer copies the vector tile's bytes as they are (reference `RequiresVtoCFractalAdapt`): the
@@ -894,7 +927,7 @@ class Machine:
             written = NZ_LAYOUT + (t.fractal.data,)
         else:
             return part.data
-        return reinterpret(part.data, written, view_of(t))
+        return reinterpret(part.data, written, view_of(t), shape)
 
     def _same_box(self, pushed: Tile, shape, push_op) -> None:
         if tuple(pushed.data.shape) != tuple(shape):

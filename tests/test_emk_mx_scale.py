@@ -1,0 +1,82 @@
+"""MX scale V->C carriers on a5 (passes/expand_mixed_kernel/mx_scale.py), checked by execution.
+
+The interpreter models the a5 V->C slot as bytes (interpreter/layout.py): the pass's carriers must give the
+kernel's outputs, and each way of getting a carrier wrong must be seen (wrong data or an interpreter error)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pypto_mlir import parse_module, print_module
+from pypto_mlir.interpreter import apply_pipeline, check_modules
+
+LIT = Path(__file__).resolve().parent.parent / "lit_tests" / "expand_mixed_kernel"
+PIPE = "lower-auto-vector-split,expand-mixed-kernel"
+
+
+def _kernel(name: str) -> str:
+    return (LIT / name).read_text()
+
+
+def _expanded(text: str) -> str:
+    m = parse_module(text, "<mx>")
+    apply_pipeline(m, PIPE)
+    return print_module(m)
+
+
+def _check(before: str, after: str):
+    return check_modules(parse_module(before, "<before>"), parse_module(after, "<after>"), detect_races=False)
+
+
+@pytest.mark.parametrize("name", ["mx_scale_none.mlir", "mx_scale_up_down.mlir", "mx_scale_left_right.mlir"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_carriers_compute_the_kernel(name, seed):
+    text = _kernel(name)
+    after = _expanded(text)
+    res = check_modules(parse_module(text, "<b>"), parse_module(after, "<a>"), seed=seed)
+    assert res.ok, res.report
+
+
+def test_col_scale_pushed_without_transpose_view_is_refused():
+    text = _kernel("mx_scale_none.mlir")
+    after = _expanded(text)
+    assert "%w8_rr = pto.transpose_view" in after
+    bad = re.sub(r"\n\s*%w8_rr = pto.transpose_view[^\n]*", "", after)
+    bad = bad.replace(
+        "pto.tpush_to_aic %w8_rr {split = 0 : i64} : !pto.tile<32x4xf8E8M0FNU, vec, slayout = row_major, fractal = 32>",
+        "pto.tpush_to_aic %w8_mx {split = 0 : i64} : !pto.tile<4x32xf8E8M0FNU, vec, blayout = col_major, slayout = col_major, fractal = 32>",
+    )
+    res = _check(text, bad)
+    assert not res.ok and "takes only a row/row fractal-32 carrier" in res.report
+
+
+def test_nz_scale_carrier_gives_wrong_data():
+    """The old NZ path (what AdaptManualVtoCPush would do to a scale push) is seen as wrong data."""
+    text = _kernel("mx_scale_none.mlir")
+    after = _expanded(text)
+    nz = "!pto.tile<32x4xf8E8M0FNU, vec, blayout = col_major, slayout = row_major, fractal = 32>"
+    bad = after.replace(
+        "pto.tpush_to_aic %s8_mx {split = 0 : i64} : !pto.tile<32x4xf8E8M0FNU, vec, slayout = row_major, fractal = 32>",
+        f"%s8_nz = pto.move %s8_mx : !pto.tile<32x4xf8E8M0FNU, vec, slayout = row_major, fractal = 32> -> {nz}\n"
+        f"    pto.tpush_to_aic %s8_nz {{split = 0 : i64}} : {nz}",
+    )
+    assert bad != after
+    res = _check(text, bad)
+    assert not res.ok, res.report
+
+
+def test_partially_valid_carrier_needs_the_full_box():
+    text = _kernel("mx_scale_carriers.mlir").split("// -----")[0]
+    after = _expanded(text)
+    assert "%s8_box = pto.set_validshape" in after
+    assert _check(text, after).ok
+    bad = re.sub(r"\n\s*%s8_box = pto.set_validshape[^\n]*", "", after)
+    bad = bad.replace(
+        "pto.tpush_to_aic %s8_box {split = 0 : i64} : !pto.tile<32x4xf8E8M0FNU, vec, slayout = row_major, fractal = 32>",
+        "pto.tpush_to_aic %s8_mx {split = 0 : i64} : !pto.tile<32x4xf8E8M0FNU, vec, slayout = row_major, fractal = 32, valid = [30, 4]>",
+    )
+    res = _check(text, bad)
+    assert not res.ok and "only the full physical box" in res.report
