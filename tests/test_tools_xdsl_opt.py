@@ -84,3 +84,31 @@ def test_xdsl_opt_reports_our_pass_errors_as_diagnostics():
     assert r.returncode == 0, r.stderr
     assert "ExpandMixedKernel depends on the backend, but the module has no 'pto.target' attribute" in r.stdout
     assert "Traceback" not in r.stdout + r.stderr
+
+
+@needs_xdsl_opt
+def test_xdsl_opt_treats_our_pass_errors_as_its_own_verifier_errors_without_verify_diagnostics():
+    """Without --verify-diagnostics, xdsl-opt re-raises every DiagnosticException, its own verifier errors
+    included: exit 1, a traceback ending in `<class>: <message>`. A pypto pass error behaves exactly so (it is
+    not a crash of ours, nor printed differently); docs/using-from-mlir.md says so."""
+    from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+    from pypto_mlir.diagnostics import PtoError
+
+    assert issubclass(PtoError, DiagnosticException) and issubclass(VerifyException, DiagnosticException)
+    bad_return = "func.func @f() -> i32 {\n  %a = arith.constant 1 : i64\n  func.return %a : i64\n}\n"
+    no_target = MODULE.replace(" attributes {pto.target = #pto.target<a5>}", "")
+    own = ((), bad_return, "VerifyException", "Expected arguments to have the same types as the function output types")
+    ours = (("-p", "lower-auto-vector-split,expand-mixed-kernel"), no_target, "PtoError",
+            "ExpandMixedKernel depends on the backend, but the module has no 'pto.target' attribute")
+    for args, stdin, cls, msg in (own, ours):
+        r = xdsl_opt(*args, stdin=stdin)
+        assert r.returncode == 1, r.stderr
+        assert r.stdout == ""
+        assert r.stderr.startswith("Traceback (most recent call last):"), r.stderr[:500]
+        last = [line for line in r.stderr.splitlines() if line.startswith(("xdsl.", "pypto_mlir."))][-1]
+        assert last.split(": ", 1)[0].endswith("." + cls) and msg in last, last
+        # With --verify-diagnostics both are printed as messages on stdout, exit 0 (xdsl-opt's own convention).
+        r = xdsl_opt(*args, "--verify-diagnostics", stdin=stdin)
+        assert r.returncode == 0 and msg in r.stdout, r.stderr
+        assert "Traceback" not in r.stdout + r.stderr

@@ -51,6 +51,43 @@
 // CARET-NEXT: {{^}}    %0 = {{.*}}{{$}}
 // CARET-NEXT: {{^}}   {{ *}}^{{$}}
 
+// --mlir-print-ir-after-failure: the same "Failed" header, with the IR as the failing pass left it (upstream:
+// a canonicalize that cannot converge in one round; ours: ExpandMixedKernel without a pto.target).
+// RUN: not mlir-opt %S/Inputs/not_converging.mlir --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence=true}))' --mlir-print-ir-after-failure 2>&1 | filecheck %s --check-prefix=AFTER-FAILURE
+// RUN: not pypto-opt %S/../dialect/Inputs/expand_rejects.mlir --expand-mixed-kernel --mlir-print-ir-after-failure 2>&1 | filecheck %s --check-prefix=AFTER-FAILURE
+// AFTER-FAILURE:     // -----// IR Dump After {{[A-Za-z]+}} Failed ({{[a-z-]+}}) //----- //
+// AFTER-FAILURE-NEXT: {{(builtin\.module|func\.func)}}
+
+// -o on failure: mlir-opt removes the output file; pypto-opt keeps its old contents (never a partial output).
+// Both exit 1 and neither leaves an output of the failed run (docs/pypto-opt.md, mlir-opt flags).
+// RUN: echo old > %t.upstream.out
+// RUN: not mlir-opt %S/Inputs/not_converging.mlir --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence=true}))' -o %t.upstream.out
+// RUN: not test -e %t.upstream.out
+// RUN: echo old > %t.ours.out
+// RUN: not pypto-opt %S/../dialect/Inputs/expand_rejects.mlir --expand-mixed-kernel -o %t.ours.out
+// RUN: filecheck %s --check-prefix=KEPT --input-file %t.ours.out
+// KEPT:     {{^}}old{{$}}
+// KEPT-NOT: func.func
+
+// Pass options in a pipeline: `pass{opt=val}` is accepted, an unknown option is refused and named.
+// RUN: mlir-opt --allow-unregistered-dialect %s --pass-pipeline='builtin.module(canonicalize{max-iterations=3 region-simplify=disabled})' | filecheck %s --check-prefix=OUT
+// RUN: pypto-opt %s --pass-pipeline='builtin.module(lower-auto-vector-split{fallback=unsplit report=false})' | filecheck %s --check-prefix=OUT
+// RUN: not mlir-opt --allow-unregistered-dialect %s --pass-pipeline='builtin.module(cse{no-such-option=1})' 2>&1 | filecheck %s --check-prefix=BAD-OPTION
+// RUN: not pypto-opt %s --pass-pipeline='builtin.module(expand-mixed-kernel{no-such-option=1})' 2>&1 | filecheck %s --check-prefix=BAD-OPTION
+// BAD-OPTION: {{no such option no-such-option|\["no_such_option"\] not found}}
+
+// Nested anchors: a pass that runs only on builtin.module cannot be nested under func.func; both refuse it
+// and name the anchor. (mlir-opt runs a nested builtin.module(...) on the modules inside the top one;
+// pypto-opt refuses that too, since no pto program nests modules: docs/pypto-opt.md, Pipelines.)
+// RUN: not mlir-opt --allow-unregistered-dialect %s --pass-pipeline='builtin.module(func.func(convert-func-to-llvm))' 2>&1 | filecheck %s --check-prefix=NESTED
+// RUN: not pypto-opt %s --pass-pipeline='builtin.module(func.func(expand-mixed-kernel))' 2>&1 | filecheck %s --check-prefix=NESTED
+// NESTED: {{.*}}'func.func'
+
+// --version: one line naming the version, exit 0 (mlir-opt names LLVM's, pypto-opt pypto-mlir's and xDSL's).
+// RUN: mlir-opt --version | filecheck %s --check-prefix=VERSION
+// RUN: pypto-opt --version | filecheck %s --check-prefix=VERSION
+// VERSION: {{(LLVM|pypto-mlir\)) version [0-9]+\.[0-9]+}}
+
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @main(%x: i32) -> i32 {
     func.return %x : i32
