@@ -62,6 +62,10 @@ def test_expect_compares_with_golden_files(tmp_path, capsys):
     assert code == 1
     assert re.search(r"error: output result#0 differs at \[\d+, \d+\]: expected .*, got .* \(\d+ of 2048 elements "
                      r"differ; tolerance rtol = atol = 4\.77e-07; element type float32\)", err)
+    wrong_shape = tmp_path / "wrong_shape.npy"
+    np.save(wrong_shape, np.zeros((8, 8), np.float32))
+    code, _, err = run(capsys, EXAMPLE, "--quiet", "--expect", f"result#0={wrong_shape}")
+    assert code == 1 and "output result#0 differs in shape: expected [8, 8], got [16, 128]" in err
     code, _, err = run(capsys, EXAMPLE, "--expect", f"nope={golden}")
     assert code == 1 and "--expect nope: no output named %nope (outputs: result#0, %x, %y)" in err
 

@@ -210,9 +210,9 @@ def compare(before: Outputs, after: Outputs, labels: tuple[str, str] = ("before"
             continue
         b, a = np.asarray(b), np.asarray(a)
         if b.shape != a.shape:
-            return Mismatch(name, f"output {name} has shape {list(b.shape)} {lb} and {list(a.shape)} {la}")
+            return Mismatch(name, f"output {name} differs in shape: {lb} {list(b.shape)}, {la} {list(a.shape)}")
         if b.dtype != a.dtype:
-            return Mismatch(name, f"output {name} has element type {b.dtype} {lb} and {a.dtype} {la}")
+            return Mismatch(name, f"output {name} differs in element type: {lb} {b.dtype}, {la} {a.dtype}")
         rtol, atol = tolerance(b.dtype)
         if rtol == 0.0:
             bad = b != a
