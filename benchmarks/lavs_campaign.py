@@ -1,4 +1,4 @@
-"""Random-kernel campaign of LowerAutoVectorSplit's split coverage and fallback (issue 17).
+"""Random-kernel campaign of LowerAutoVectorSplit's split coverage and fallback.
 
     python benchmarks/lavs_campaign.py -n 2000 --seed 17 [--fallback unsplit] [--json out.json]
 

@@ -1,4 +1,4 @@
-"""A structure-aware mutation fuzzer for pypto-mlir (issue 14).
+"""A structure-aware mutation fuzzer for pypto-mlir.
 
 It mutates the lit inputs and examples (tokens, numbers, shapes, dtypes, memory spaces, attributes, targets, split
 modes, SSA names, nesting depth, truncation, non-ASCII) and runs every mutant in-process through
