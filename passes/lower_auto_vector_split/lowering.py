@@ -804,20 +804,28 @@ class ReshapeHalving(_SplitPattern):
                 raise PtoError(
                     f"{PASS}: pto.reshape moves an ODD split axis (dim {info.dim}, extent {info.full}) onto a result "
                     f"whose dim {info.dim} cannot carry it ({format_shape(out.get_shape())}); the lanes' halves are not "
-                    "contiguous blocks of the result. Make the split extent even, or keep a non-unit extent on the "
-                    "same dim of the reshape result",
+                    "contiguous blocks of the result. The reshape is kept full width on both lanes only when its input "
+                    "is computed for it alone (outside control flow, no other reshape or transpose on the way); here "
+                    "it is not. Make the split extent even, or keep the split extent on the same dim of the reshape "
+                    "result",
                     op=op,
                 ) from None
             raise PtoError(
                 f"{PASS}: pto.reshape moves the split axis (dim {info.dim}) across a layout this pass cannot track "
                 f"under split ({format_shape(in_full)} -> {format_shape(out.get_shape())}); each lane's half must be one contiguous "
-                "block of a single result dim with unit dims before it (e.g. [N, 1] <-> [1, N]). Reshape before the "
-                "split data is produced, or choose a result shape that keeps the split axis outermost",
+                "block of a single result dim, and the dims before the split axis must keep their product (e.g. "
+                "[N, 1] <-> [1, N] or [M, N] -> [M, 2, N/2]; a row-major reshape that merges them into the split "
+                "axis scatters each lane's half over the result). The reshape is kept full width on both lanes only when "
+                "its input is computed for it alone (outside control flow, no other reshape or transpose on the "
+                "way); here it is not. Reshape before the split data is produced, or choose a result shape that "
+                "keeps the split axis outermost",
                 op=op,
             ) from None
-        if d != info.dim and lw.lane_stride is not None:
+        if lw.lane_stride is not None and (d != info.dim or out.get_shape()[d] != info.full):
             raise PtoError(
-                f"{PASS}: pto.reshape moves the split axis from dim {info.dim} to dim {d} inside a split region "
+                f"{PASS}: pto.reshape moves the split axis from dim {info.dim} to dim {d}"
+                + ("" if out.get_shape()[d] == info.full else f" (extent {format_dim(info.full)} -> {format_dim(out.get_shape()[d])})")
+                + " inside a split region "
                 f"whose ragged boundary was balanced with lane_stride = {lw.lane_stride}; the balanced lane windows "
                 "do not map onto the moved axis. Make the boundary's valid extent full (or its ceil half equal to "
                 "the box half) so no lane_stride is needed, or avoid the axis-moving reshape",
