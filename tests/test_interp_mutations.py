@@ -214,3 +214,58 @@ def test_a2a3_v2c_pop_without_the_nz_view_scrambles_the_cube_operand():
     )
     res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text()), _mod(broken))
     assert not res.ok and res.stage == "compare" and "differs" in res.report
+
+
+# -- 5. cross-lane GM order after a split_aiv_scope region (LowerAutoVectorSplit rejects the source form) -----------
+
+# The flattened form of a region in which each lane stores its 8 rows of %o, followed by full-width code on both
+# lanes.  Correct twin: each lane reloads only the rows it stored.  Broken twin (what LowerAutoVectorSplit produced
+# from `%full = pto.load %r1[0, 0]` after the region before it rejected it, region_errors.mlir): both lanes load
+# all of %o, so lane 0 reads the rows lane 1 stores with nothing ordering them.
+LANES_TWIN = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @k(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}, %p: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %aiv_id = pto.get_subblock_idx : index
+    %rows = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+    %c8 = arith.constant 8 : index
+    %row = arith.muli %aiv_id, %c8 : index
+    %o2 = pto.store %rows, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+LOAD_AND_STORE
+  }
+}
+"""
+OWN_ROWS = """    %mine = pto.load %o2[%row, 0] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec>
+    %p2 = pto.store %mine, %p[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+    func.return %p2 : !pto.tensor<16x128xf32>"""
+ALL_ROWS = """    %full = pto.load %o2[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+    %p2 = pto.store %full, %p[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+    func.return %p2 : !pto.tensor<16x128xf32>"""
+
+
+def _expand(text: str) -> str:
+    from pypto_mlir.interpreter import apply_pipeline
+    from pypto_mlir.ir import print_module
+
+    m = _mod(text)
+    apply_pipeline(m, ["expand-mixed-kernel"])
+    return print_module(m)
+
+
+def test_lane_reloading_its_own_rows_after_a_region_passes():
+    good = LANES_TWIN.replace("LOAD_AND_STORE", OWN_ROWS)
+    res = _check(good, _expand(good))
+    assert res.ok, res.report
+
+
+def test_both_lanes_loading_all_rows_after_a_region_is_a_race():
+    good = LANES_TWIN.replace("LOAD_AND_STORE", OWN_ROWS)
+    broken = _expand(LANES_TWIN.replace("LOAD_AND_STORE", ALL_ROWS))
+    res = _check(good, broken)
+    assert not res.ok and res.stage == "after", res.report
+    assert "data race on GM tensor %o[" in res.report
+    assert "a store on @k_aiv lane 1 (AIV) and a load on @k_aiv lane 0 (AIV)" in res.report

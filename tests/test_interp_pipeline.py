@@ -31,11 +31,6 @@ KNOWN: dict[str, str] = {
     "lit_tests/expand_mixed_kernel/pipeline_lavs.mlir#0": "@ragged: " + EMK_ALONE,
     "lit_tests/expand_mixed_kernel/transpose_no_hazard.mlir#0": "@singleton: " + EMK_ALONE,
     "lit_tests/expand_mixed_kernel/unused_boundaries.mlir#0": "@shard: " + EMK_ALONE,
-    "lit_tests/lower_auto_vector_split/region_control_flow.mlir#0": (
-        "@siblings: after a split_aiv_scope in which each lane stores its rows of %o, both lanes load all of %o; "
-        "LowerAutoVectorSplit flattens the regions without a cross-lane barrier, so lane 0 reads rows lane 1 "
-        "stores with nothing ordering them (a GM race the race detector reports)"
-    ),
     "lit_tests/expand_mixed_kernel/op_driven_shard_codes.mlir#0": (
         "ExpandMixedKernel gives a C->V shard with a dynamic valid extent the even split code (as the reference "
         "does); at run time 13 valid rows of 16 leave the lanes 8 and 5 cells, which no split code can place"

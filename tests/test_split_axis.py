@@ -23,8 +23,12 @@ from pypto_mlir.passes.analysis import split_axis as sa
         ((16, 4), 0, (4, 16), 0),
         ((16, 1), 0, (2, 2, 4), 0),  # lane halves are whole dim-0 blocks
         ((15, 32), 0, (15, 32), 0),  # odd, same dim keeps it
-        ((4, 16), 1, (64,), 1),  # non-unit prefix: generic same-axis
-        ((DYNAMIC, 4), 0, (1, DYNAMIC), 0),  # dynamic: generic
+        ((15, 32), 0, (15, 2, 16), 0),  # odd, the split dim is kept: any extent, the dims after it regroup
+        ((8, 16), 1, (8, 2, 8), 1),  # LEFT_RIGHT: the rows keep their product, a lane's half is one group of dim 1
+        ((8, 16), 1, (8, 16, 1), 1),
+        ((2, 8, 4), 1, (2, 4, 8), 1),  # non-unit prefix kept: the halves regroup inside it
+        ((2, 3, 4), 1, (2, 3, 2, 2), 1),  # odd, kept behind the same prefix
+        ((DYNAMIC, 4), 0, (1, DYNAMIC), 0),  # dynamic with a unit prefix: same axis (the lowering checks the dim)
     ],
 )
 def test_reshape_split_target(in_shape, in_dim, out_shape, target):
@@ -33,7 +37,18 @@ def test_reshape_split_target(in_shape, in_dim, out_shape, target):
 
 @pytest.mark.parametrize(
     "in_shape,in_dim,out_shape,kind",
-    [((15, 2), 0, (1, 30), "odd"), ((16, 6), 0, (3, 32), "track"), ((12, 2), 0, (3, 8), "track")],
+    [
+        ((15, 2), 0, (1, 30), "odd"),
+        ((16, 6), 0, (3, 32), "track"),
+        ((12, 2), 0, (3, 8), "track"),
+        # a row-major reshape that merges the dims before the split axis into it scatters each lane's half
+        # (lavs-reshape-left-right: [8, 16] -> [1, 128] under LEFT_RIGHT gave lane 0 rows 0-3, not columns 0-7)
+        ((8, 16), 1, (1, 128), "track"),
+        ((8, 16), 1, (16, 8), "track"),
+        ((4, 16), 1, (64,), "track"),
+        ((2, 3, 4), 1, (4, 3, 2), "odd"),  # the same element count per lane, but other cells
+        ((4, DYNAMIC), 1, (1, DYNAMIC), "track"),  # dynamic with a non-unit prefix: not followed
+    ],
 )
 def test_reshape_split_target_rejects(in_shape, in_dim, out_shape, kind):
     with pytest.raises(sa.ReshapeSplitError) as e:

@@ -84,11 +84,13 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// E-RESHAPE-ODD: an odd split axis (15 rows) reshaped onto a unit dim 0.
+// E-RESHAPE-ODD: an odd split axis (15 rows) reshaped onto a unit dim 0. `%s` is also used by a halved op, so
+// its producer cannot be kept full width for the reshape alone (that case is split: reshape_full_width.mlir).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reshape_odd(%qk: !pto.tile<15x2xf32, acc>)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<15x2xf32, acc> -> !pto.tile<15x2xf32, vec>
+    %e = pto.exp %s : !pto.tile<15x2xf32, vec>
     // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves an ODD split axis (dim 0, extent 15) onto a result whose dim 0 cannot carry it}}
     %r = pto.reshape %s : !pto.tile<15x2xf32, vec> -> !pto.tile<1x30xf32, vec>
     func.return
@@ -97,13 +99,31 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// E-RESHAPE-TRACK: [16, 6] -> [3, 32]: each lane's 8 rows are not one block of a single result dim.
+// E-RESHAPE-TRACK: [16, 6] -> [3, 32]: each lane's 8 rows are not one block of a single result dim (and `%s`,
+// also used by a halved op, cannot be kept full width for the reshape).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reshape_track(%qk: !pto.tile<16x6xf32, acc>)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
+    %e = pto.exp %s : !pto.tile<16x6xf32, vec>
     // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves the split axis (dim 0) across a layout this pass cannot track under split}}
     %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// E-RESHAPE-TRACK under LEFT_RIGHT: the row-major [8, 16] -> [1, 128] merges the 8 rows into the split axis, so
+// a lane's 8 columns of every row are not one half of the 128 cells; `%s` also feeds a halved op, so the reshape
+// cannot run at full width either. The message says why and names the fallback.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reshape_track_left_right(%qk: !pto.tile<8x16xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %s = pto.move %qk : !pto.tile<8x16xf32, acc> -> !pto.tile<8x16xf32, vec>
+    %e = pto.exp %s : !pto.tile<8x16xf32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves the split axis (dim 1) across a layout this pass cannot track under split ([8, 16] -> [1, 128]); each lane's half must be one contiguous block of a single result dim, and the dims before the split axis must keep their product}}
+    %r = pto.reshape %s : !pto.tile<8x16xf32, vec> -> !pto.tile<1x128xf32, vec>
     func.return
   }
 }

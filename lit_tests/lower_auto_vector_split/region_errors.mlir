@@ -521,3 +521,58 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %r : !pto.tensor<16x128xf32>
   }
 }
+
+// -----
+
+// Cross-lane GM order: after an up_down region in which each lane stores its 8 rows of %o, a full-width load of
+// %o runs on both lanes; nothing orders lane 0's load after lane 1's store (pto has no AIV<->AIV barrier), so it
+// is rejected at the load (the interpreter's race detector reports the flattened form: test_interp_mutations.py).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @load_after_region(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}, %p: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r1 = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %rows = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+      %c8 = arith.constant 8 : index
+      %row = arith.muli %aiv_id, %c8 : index
+      %o2 = pto.store %rows, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o2 : !pto.tensor<16x128xf32>
+    }
+    // expected-error@+1 {{LowerAutoVectorSplit: this pto.load runs at full width on both AIV lanes after a pto.split_aiv_scope region (up_down) in which each lane stores only its own part of the tensor '%o'; the lanes are not synchronised when a region ends (pto has no barrier between the two AIV lanes), so each lane reads the cells the other lane stores}}
+    %full = pto.load %r1[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+    %p2 = pto.store %full, %p[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+    func.return %p2 : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// The same order inside a loop: the full-width store of %q comes first in the body, but the next iteration's
+// store overwrites the rows the other lane stored in the task-parallel region of this one.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @store_before_region_in_loop(%x: !pto.tensor<16x128xf32>, %q: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %res = scf.for %i = %c0 to %c2 step %c1 iter_args(%t = %q) -> (!pto.tensor<16x128xf32>) {
+      %full = pto.load %x[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+      // expected-error@+1 {{LowerAutoVectorSplit: this pto.store runs at full width on both AIV lanes after a pto.split_aiv_scope region (none) in which each lane stores only its own part of the tensor '%q'; the lanes are not synchronised when a region ends (pto has no barrier between the two AIV lanes), so each lane overwrites the cells the other lane stores}}
+      %t1 = pto.store %full, %t[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+      %t2 = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+        %c8 = arith.constant 8 : index
+        %row = arith.muli %aiv_id, %c8 : index
+        %mine = pto.load %x[%row, 0] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec>
+        %s = pto.add %mine, %mine : !pto.tile<8x128xf32, vec>
+        %t3 = pto.store %s, %t1[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+        pto.yield %t3 : !pto.tensor<16x128xf32>
+      }
+      scf.yield %t2 : !pto.tensor<16x128xf32>
+    }
+    func.return %res : !pto.tensor<16x128xf32>
+  }
+}

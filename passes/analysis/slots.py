@@ -34,6 +34,8 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_traits import SlotView
 from pypto_mlir.dialects.pto_ops import (
+    SplitAivScopeOp,
+    YieldOp,
     TFREE_OPS,
     TPOP_OPS,
     MoveOp,
@@ -54,6 +56,8 @@ def _yielded(block: Block) -> list[SSAValue]:
         return list(term.operands)
     if isinstance(term, scf.ConditionOp):
         return list(term.args)
+    if isinstance(term, YieldOp):
+        return list(term.operands)
     return []
 
 
@@ -70,7 +74,8 @@ def _carried(inits: list[SSAValue], body: Block, i: int) -> list[list[SSAValue]]
 def flow_sources(v: SSAValue) -> list[list[SSAValue]]:
     """The values control flow passes into `v`, one step back, as alternatives: `v` is one of them when it is
     *all* values of one alternative (an `scf.if` result needs both branches; a loop value may be the initial
-    value or the yielded one).  Empty when `v` is made by an op (or is a function argument).
+    value or the yielded one; a `pto.split_aiv_scope` result is what its `pto.yield` passes out).  Empty when `v`
+    is made by an op (or is a function argument).
 
     Shared by the slot chains here and by the GM tensor roots of `analysis/hazards.py`."""
     if isinstance(v, OpResult):
@@ -83,6 +88,9 @@ def flow_sources(v: SSAValue) -> list[list[SSAValue]]:
             return _carried(list(owner.iter_args), owner.body.blocks[0], v.index)
         elif isinstance(owner, scf.WhileOp):
             return _carried([], owner.before_region.blocks[0], v.index)
+        elif isinstance(owner, SplitAivScopeOp):  # a region's result is what its pto.yield passes out
+            out = _yielded(owner.body.block)
+            return [[out[v.index]]] if len(out) > v.index else []
         return []
     if isinstance(v, BlockArgument):
         parent = v.block.parent_op()

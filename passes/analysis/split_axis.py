@@ -80,27 +80,41 @@ class ReshapeSplitError(Exception):
 
 
 def reshape_split_target(in_shape: list[int] | tuple[int, ...], in_dim: int, out_shape: list[int] | tuple[int, ...]) -> int:
-    """Where the split axis `in_dim` of a full-width `in_shape` lands in a reshape to `out_shape`.
+    """Where the split axis `in_dim` of a full-width `in_shape` lands in a row-major reshape to `out_shape`.
 
-    Returns the result dim to halve (`in_dim` itself for plain same-axis halving).  The axis *migrates* when
-    the lanes' halves are contiguous row-major blocks in both shapes: everything before the split dim is 1, and
-    the first result dim `d` with unit prefix, even extent and `(out[d] / 2) * inner_out == (n / 2) * inner_in`
-    takes it (`[16, 1] -> [1, 16]` moves dim 0 to dim 1).  Raises `ReshapeSplitError('odd')` for an odd split
-    extent that the same result dim cannot carry, `ReshapeSplitError('track')` when no result dim fits."""
+    Each lane holds the window `[l*step, l*step + half)` of `in_dim`, i.e. (with `P = prod(in[:in_dim])`,
+    `I = prod(in[in_dim+1:])`) the flat cells `a*n*I + l*step*I + [0, half*I)` for every outer index `a < P`:
+    `P` runs of `half*I` cells.  The lane's own reshape of its half is the result's window on dim `d` exactly
+    when the result describes the same runs: `prod(out[:d]) == P` (the outer dims keep their product) and
+    either `out[d] == n` (the split dim itself is kept, any extent, any step: the reshape only regroups the dims
+    around it) or both extents are even and `(n/2)*I == (out[d]/2)*prod(out[d+1:])` (the halves regroup into
+    another dim, e.g. `[16, 1] -> [1, 16]` or `[16, 4] -> [4, 16]`).  `d` is the first result dim with that
+    prefix product and a non-unit extent.
+
+    A row-major reshape that does *not* keep the prefix product scatters a lane's half (`[8, 16] -> [1, 128]`
+    under LEFT_RIGHT: a lane's 8 columns of every row are not the 64 first or last cells of the result).
+    Raises `ReshapeSplitError('odd')` when an odd split extent has no result dim that keeps it,
+    `ReshapeSplitError('track')` when no result dim fits.  A dynamic shape is only followed with a unit prefix
+    (same axis, as before: the caller checks the result dim)."""
     n = in_shape[in_dim]
-    if n != DYNAMIC and n % 2 == 1:
-        if in_dim < len(out_shape) and out_shape[in_dim] != 1:
-            return in_dim
-        raise ReshapeSplitError("odd")
-    if n == DYNAMIC or DYNAMIC in in_shape or DYNAMIC in out_shape or _prod(in_shape[:in_dim]) != 1:
+    if n == DYNAMIC or DYNAMIC in in_shape or DYNAMIC in out_shape:
+        if DYNAMIC in in_shape[:in_dim] or _prod(in_shape[:in_dim]) != 1:
+            raise ReshapeSplitError("track")
         return in_dim
-    split_flat = (n // 2) * _prod(in_shape[in_dim + 1 :])
+    outer = _prod(in_shape[:in_dim])
+    inner = _prod(in_shape[in_dim + 1 :])
     for d, ext in enumerate(out_shape):
-        if _prod(out_shape[:d]) != 1:
+        pre = _prod(out_shape[:d])
+        if pre > outer:
             break
-        if ext > 0 and ext % 2 == 0 and (ext // 2) * _prod(out_shape[d + 1 :]) == split_flat:
+        if pre != outer or ext == 1:
+            continue
+        if ext == n:
             return d
-    raise ReshapeSplitError("track")
+        if n % 2 == 0 and ext % 2 == 0 and (ext // 2) * _prod(out_shape[d + 1 :]) == (n // 2) * inner:
+            return d
+        break
+    raise ReshapeSplitError("odd" if n % 2 == 1 else "track")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,12 @@ or by the V->C move (a value also read by halved code would need a lane slice); 
 (block arguments, ops with regions) nor a reshape / transpose (the split axis of the operand is then not
 necessarily the function's).  A singleton split axis counts as odd: such a tile is never halved, so it crosses
 whole too (the reference rejects it, E-FULLWIDTH).  Otherwise the boundary is left to the ordinary gather (and its error).
+
+The same chains serve a vec `pto.reshape` whose halved input has no per-lane form (`reshape_unsplittable`: a
+row-major reshape that scatters each lane's half over the result, such as `[8, 16] -> [1, 128]` under LEFT_RIGHT,
+or an odd split axis moved onto another dim): its input chain is kept full width, the reshape runs at full width
+on both lanes and its result is lane-sliced (`ReshapeHalving`, as for any full-width reshape input).  A chain
+that is not exclusive leaves the reshape to its E-RESHAPE-ODD / E-RESHAPE-TRACK rejection.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import ReshapeOp, TransposeOp, TransposeViewOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
+from pypto_mlir.passes.analysis.split_axis import ReshapeSplitError, reshape_split_target
 from pypto_mlir.passes.analysis.split_codes import gather_split_code
 
 
@@ -50,13 +57,33 @@ def gather_unplaceable(move: Operation, dim: int) -> bool:
     return False
 
 
+def reshape_unsplittable(op: Operation, dim: int) -> bool:
+    """Whether the vec `pto.reshape` `op`, given an input halved on `dim`, has no per-lane form: the lanes' halves
+    are not the halves of one result dim (`reshape_split_target`, e.g. `[8, 16] -> [1, 128]` under LEFT_RIGHT)."""
+    if not isinstance(op, ReshapeOp):
+        return False
+    src, out = op.src.type, op.result.type
+    if not isinstance(src, TileType) or not isinstance(out, TileType) or src.space != "vec":
+        return False
+    if src.rank <= dim or src.get_shape()[dim] in (1, DYNAMIC):
+        return False  # never halved (or a dynamic box, rejected by the lowering)
+    try:
+        reshape_split_target(src.get_shape(), dim, out.get_shape())
+    except ReshapeSplitError:
+        return True
+    return False
+
+
 def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
     """The vector values (and C->V move results) of `f` to keep at full width; see the module docstring."""
     keep: set[SSAValue] = set()
     for op in f.body.walk():
-        if not (is_boundary_move(op) and move_direction(op) == "v2c" and gather_unplaceable(op, dim)):
+        if is_boundary_move(op) and move_direction(op) == "v2c" and gather_unplaceable(op, dim):
+            chain = _backward_chain(op.operands[0], op)
+        elif reshape_unsplittable(op, dim):
+            chain = _backward_chain(op.operands[0], op)
+        else:
             continue
-        chain = _backward_chain(op.operands[0], op)
         if chain is not None:
             keep |= chain
     return keep
@@ -92,4 +119,4 @@ def _backward_chain(root: SSAValue, sink: Operation) -> set[SSAValue] | None:
     return chain
 
 
-__all__ = ["full_width_chains", "gather_unplaceable"]
+__all__ = ["full_width_chains", "gather_unplaceable", "reshape_unsplittable"]

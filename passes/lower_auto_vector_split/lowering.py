@@ -359,6 +359,63 @@ class _SplitPattern(RewritePattern):
         raise NotImplementedError
 
 
+class _PerLanePattern(_SplitPattern):
+    """A pattern that rewrites its op only when the operand named `OPERAND` is a per-lane tile (a full-width
+    operand leaves the op as it is); `rewrite_per_lane` gets that operand's `TileInfo`."""
+
+    OPERAND = "src"
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, self.OPS)
+        info = self.lw.info(getattr(op, self.OPERAND))
+        if info is not None:
+            self.rewrite_per_lane(op, info, rewriter)
+
+    def rewrite_per_lane(self, op: Operation, info: TileInfo, rewriter: PatternRewriter) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+def lane_shifted_offsets(lw: SplitLowering, op: Operation, tile: TileType, dest_rank: int, info: TileInfo):
+    """The offsets of a store-like `op` (`pto.store`, `pto.tile_put`) of the per-lane `tile` into a rank
+    `dest_rank` destination: the entry of the tile's split dim moves by `subblock_idx * step`."""
+    td = dest_rank - tile.rank + info.dim
+    offsets: list[int | SSAValue] = op.get_mixed_offsets()  # type: ignore[attr-defined]
+    offsets[td] = lw.arith.offset(offsets[td], info.step, op)
+    return offsets
+
+
+def window_split_dim(
+    lw: SplitLowering, op: Operation, what: str, src: SSAValue, t: TileType, offsets: list, hint: str, lane_window: bool
+) -> tuple[int, int]:
+    """The split dim of a window op (`pto.slice`, `pto.extract`) with result type `t` over `src`, and its lane
+    step.  A per-lane source must be read across its whole split
+    extent with the offset kept (else a located error naming `what`, `hint` says how to fix it); a full-width
+    source gets `offsets[d]` shifted by `subblock_idx * step` (with `lane_window`, lane 1's window is checked to
+    fit the source first).  Returns (-1, 0) for a window that stays full width (no or a unit split dim)."""
+    info = lw.info(src)
+    if info is not None:
+        d = info.dim
+        if offsets[d] != 0 or t.get_shape()[d] != info.full:
+            raise PtoError(
+                f"{PASS}: this {what} takes a window of the split axis (dim {d}) of the per-lane tile "
+                f"'{_name(src)}'; each lane only holds its half, so the window would select {hint}",
+                op=op,
+            )
+        return d, info.step
+    d = lw.dim
+    if t.rank <= d or t.get_shape()[d] == 1:
+        return -1, 0
+    if t.get_shape()[d] == DYNAMIC:
+        raise _dynamic_box_error(op, d)
+    step = lw.step_for(t.get_shape()[d])
+    if lane_window:
+        src_type = src.type
+        assert isinstance(src_type, TileType)
+        check_lane_window(op, f"this {what}", src_type.get_shape()[d], offsets[d], ceil_half(t.get_shape()[d]), step, d)
+    offsets[d] = lw.arith.offset(offsets[d], step, op)
+    return d, step
+
+
 def _dynamic_box_error(op: Operation, dim: int) -> PtoError:
     return PtoError(
         f"{PASS}: the split axis (dim {dim}) of '{op.name}' has a dynamic box ('?'); the pto dialect carries no SSA "
@@ -671,24 +728,32 @@ class LoadHalving(_SplitPattern):
         lw = self.lw
         t = op.result.type
         assert isinstance(t, TileType)
-        d = lw.dim
-        if t.rank < 2 or t.rank <= d or t.get_shape()[d] == 1:
+        window = lane_window_offsets(lw, op, t, op.source.type.rank)  # type: ignore[union-attr]
+        if window is None:
             return  # rank-1 loads and singleton split dims stay full width (untracked)
-        box = t.get_shape()[d]
-        if box == DYNAMIC:
-            raise _dynamic_box_error(op, d)
-        step = lw.step_for(box)
-        src_rank = op.source.type.rank  # type: ignore[union-attr]
-        td = src_rank - t.rank + d
-        offsets = op.get_mixed_offsets()
-        offsets[td] = lw.arith.offset(offsets[td], step, op)
+        d, step, offsets = window
         valid, vt = _localize_valid_list(lw, op, t, d, op.get_mixed_valid(), step)
         new_type = halved_tile_type(t, d, lw.lane_stride, valid=vt)
         new = LoadOp(op.source, offsets, new_type, valid=valid)
-        _copy_extra_attrs(op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
-        new.location = op.location
-        rewriter.replace(op, new)
+        replace_rebuilt(rewriter, op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
         lw.track(new.result, lw.make_info(t, d))
+
+
+def lane_window_offsets(lw: SplitLowering, op: Operation, t: TileType, src_rank: int):
+    """The lane window of a load-like `op` (`pto.load`, `pto.tile_get`) with result type `t` from a rank
+    `src_rank` source: `(d, step, offsets)` with the offset on the source dim of the split dim `d` moved by
+    `subblock_idx * step`, or None when the tile stays full width (rank 1, or a unit split dim)."""
+    d = lw.dim
+    if t.rank < 2 or t.rank <= d or t.get_shape()[d] == 1:
+        return None
+    box = t.get_shape()[d]
+    if box == DYNAMIC:
+        raise _dynamic_box_error(op, d)
+    step = lw.step_for(box)
+    td = src_rank - t.rank + d
+    offsets = op.get_mixed_offsets()  # type: ignore[attr-defined]
+    offsets[td] = lw.arith.offset(offsets[td], step, op)
+    return d, step, offsets
 
 
 def check_lane_window(op: Operation, what: str, src_extent: int, offset: int | SSAValue, half: int, step: int, dim: int) -> None:
@@ -709,32 +774,28 @@ def check_lane_window(op: Operation, what: str, src_extent: int, offset: int | S
     )
 
 
-def _copy_extra_attrs(old: Operation, new: Operation, reserved: tuple[str, ...]) -> None:
-    for k, v in old.attributes.items():
+def replace_rebuilt(rewriter: PatternRewriter, op: Operation, new: Operation, reserved: tuple[str, ...]) -> None:
+    """Replace `op` by `new`, a rebuilt copy with other offsets or types: `op`'s other attributes (all but the
+    `reserved` ones `new` sets itself) and its location carry over."""
+    for k, v in op.attributes.items():
         if k not in reserved:
             new.attributes[k] = v
+    new.location = op.location
+    rewriter.replace(op, new)
 
 
-class StoreOffsets(_SplitPattern):
-    """`pto.store` of a per-lane tile: the window on the tile's split dim moves by `subblock_idx * step`."""
+class StoreOffsets(_PerLanePattern):
+    """`pto.store` of a per-lane tile: the window on the tile's split dim moves by `subblock_idx * step` (a
+    full-width tile keeps its offsets)."""
 
     OPS = (StoreOp,)
+    OPERAND = "tile"
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, StoreOp)
-        lw = self.lw
-        info = lw.info(op.tile)
-        if info is None:
-            return  # a full-width tile keeps its offsets
-        t = op.tile.type
-        assert isinstance(t, TileType)
-        td = op.dest.type.rank - t.rank + info.dim  # type: ignore[union-attr]
-        offsets = op.get_mixed_offsets()
-        offsets[td] = lw.arith.offset(offsets[td], info.step, op)
+    def rewrite_per_lane(self, op: Operation, info: TileInfo, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, StoreOp) and isinstance(op.tile.type, TileType)
+        offsets = lane_shifted_offsets(self.lw, op, op.tile.type, op.dest.type.rank, info)  # type: ignore[union-attr]
         new = StoreOp(op.tile, op.dest, offsets)
-        _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
-        new.location = op.location
-        rewriter.replace(op, new)
+        replace_rebuilt(rewriter, op, new, ("static_offsets", "operandSegmentSizes"))
 
 
 class SliceHalving(_SplitPattern):
@@ -748,38 +809,18 @@ class SliceHalving(_SplitPattern):
         lw = self.lw
         t = op.result.type
         assert isinstance(t, TileType)
-        info = lw.info(op.src)
         offsets = op.get_mixed_offsets()
-        if info is not None:
-            d = info.dim
-            if offsets[d] != 0 or t.get_shape()[d] != info.full:
-                raise PtoError(
-                    f"{PASS}: this pto.slice takes a window of the split axis (dim {d}) of the per-lane tile "
-                    f"'{_name(op.src)}'; each lane only holds its half, so the window would select different rows "
-                    "on the two lanes. Slice the full-width value before it is split (e.g. load the window "
-                    "directly), or slice along the other axis",
-                    op=op,
-                )
-            step = info.step
-        else:
-            d = lw.dim
-            if t.rank <= d or t.get_shape()[d] == 1:
-                return
-            if t.get_shape()[d] == DYNAMIC:
-                raise _dynamic_box_error(op, d)
-            step = lw.step_for(t.get_shape()[d])
-            src_type = op.src.type
-            assert isinstance(src_type, TileType)
-            check_lane_window(
-                op, "this pto.slice", src_type.get_shape()[d], offsets[d], ceil_half(t.get_shape()[d]), step, d
-            )
-            offsets[d] = lw.arith.offset(offsets[d], step, op)
+        hint = (
+            "different rows on the two lanes. Slice the full-width value before it is split (e.g. load the window "
+            "directly), or slice along the other axis"
+        )
+        d, step = window_split_dim(lw, op, "pto.slice", op.src, t, offsets, hint, lane_window=True)
+        if d < 0:
+            return
         valid, vt = _localize_valid_list(lw, op, t, d, op.get_mixed_valid(), step)
         new_type = halved_tile_type(t, d, lw.lane_stride, valid=vt)
         new = SliceOp(op.src, offsets, new_type, valid=valid)
-        _copy_extra_attrs(op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
-        new.location = op.location
-        rewriter.replace(op, new)
+        replace_rebuilt(rewriter, op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
         lw.track(new.result, lw.make_info(t, d))
         lw.verify_rewritten(new)
 
@@ -807,20 +848,28 @@ class ReshapeHalving(_SplitPattern):
                 raise PtoError(
                     f"{PASS}: pto.reshape moves an ODD split axis (dim {info.dim}, extent {info.full}) onto a result "
                     f"whose dim {info.dim} cannot carry it ({format_shape(out.get_shape())}); the lanes' halves are not "
-                    "contiguous blocks of the result. Make the split extent even, or keep a non-unit extent on the "
-                    "same dim of the reshape result",
+                    "contiguous blocks of the result. The reshape is kept full width on both lanes only when its input "
+                    "is computed for it alone (outside control flow, no other reshape or transpose on the way); here "
+                    "it is not. Make the split extent even, or keep the split extent on the same dim of the reshape "
+                    "result",
                     op=op,
                 ) from None
             raise PtoError(
                 f"{PASS}: pto.reshape moves the split axis (dim {info.dim}) across a layout this pass cannot track "
                 f"under split ({format_shape(in_full)} -> {format_shape(out.get_shape())}); each lane's half must be one contiguous "
-                "block of a single result dim with unit dims before it (e.g. [N, 1] <-> [1, N]). Reshape before the "
-                "split data is produced, or choose a result shape that keeps the split axis outermost",
+                "block of a single result dim, and the dims before the split axis must keep their product (e.g. "
+                "[N, 1] <-> [1, N] or [M, N] -> [M, 2, N/2]; a row-major reshape that merges them into the split "
+                "axis scatters each lane's half over the result). The reshape is kept full width on both lanes only when "
+                "its input is computed for it alone (outside control flow, no other reshape or transpose on the "
+                "way); here it is not. Reshape before the split data is produced, or choose a result shape that "
+                "keeps the split axis outermost",
                 op=op,
             ) from None
-        if d != info.dim and lw.lane_stride is not None:
+        if lw.lane_stride is not None and (d != info.dim or out.get_shape()[d] != info.full):
             raise PtoError(
-                f"{PASS}: pto.reshape moves the split axis from dim {info.dim} to dim {d} inside a split region "
+                f"{PASS}: pto.reshape moves the split axis from dim {info.dim} to dim {d}"
+                + ("" if out.get_shape()[d] == info.full else f" (extent {format_dim(info.full)} -> {format_dim(out.get_shape()[d])})")
+                + " inside a split region "
                 f"whose ragged boundary was balanced with lane_stride = {lw.lane_stride}; the balanced lane windows "
                 "do not map onto the moved axis. Make the boundary's valid extent full (or its ceil half equal to "
                 "the box half) so no lane_stride is needed, or avoid the axis-moving reshape",
@@ -863,17 +912,14 @@ class ReshapeHalving(_SplitPattern):
         lw.track(sl.result, lw.make_info(out, d))
 
 
-class TransposeHalving(_SplitPattern):
+class TransposeHalving(_PerLanePattern):
     """`pto.transpose` / `pto.transpose_view` of a per-lane tile: the split axis follows the permutation."""
 
     OPS = (TransposeOp, TransposeViewOp)
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite_per_lane(self, op: Operation, info: TileInfo, rewriter: PatternRewriter) -> None:
         assert isinstance(op, (TransposeOp, TransposeViewOp))
         lw = self.lw
-        info = lw.info(op.src)
-        if info is None:
-            return
         out = op.result.type
         assert isinstance(out, TileType)
         d = list(op.get_axes()).index(info.dim)
@@ -882,17 +928,14 @@ class TransposeHalving(_SplitPattern):
         lw.verify_rewritten(op)
 
 
-class SetValidShapeHalving(_SplitPattern):
+class SetValidShapeHalving(_PerLanePattern):
     """`pto.set_validshape` of a per-lane tile: the valid size on the split dim is clamped to the lane."""
 
     OPS = (SetValidShapeOp,)
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite_per_lane(self, op: Operation, info: TileInfo, rewriter: PatternRewriter) -> None:
         assert isinstance(op, SetValidShapeOp)
         lw = self.lw
-        info = lw.info(op.src)
-        if info is None:
-            return
         out = op.result.type
         assert isinstance(out, TileType)
         d = info.dim
@@ -906,9 +949,7 @@ class SetValidShapeHalving(_SplitPattern):
         entries[d] = lane
         new_type = halved_tile_type(out, d, lw.lane_stride, valid=lane if isinstance(lane, int) else DYNAMIC)
         new = SetValidShapeOp(op.src, entries, new_type)
-        _copy_extra_attrs(op, new, ("static_valid",))
-        new.location = op.location
-        rewriter.replace(op, new)
+        replace_rebuilt(rewriter, op, new, ("static_valid",))
         lw.track(new.result, lw.make_info(out, d))
         lw.verify_rewritten(new)
 

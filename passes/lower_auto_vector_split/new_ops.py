@@ -18,16 +18,27 @@ Rules (reference `lower-auto-vector-split.reference.md` §2.3, docs/lower-auto-v
 
 from __future__ import annotations
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_comm_ops import TileGetOp, TilePutOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, reinterpret_inferred_shape
-from pypto_mlir.passes.analysis.split_axis import halved_tile_type
+from pypto_mlir.passes.analysis.split_axis import TileInfo, halved_tile_type
 
-from .lowering import PASS, ReshapeHalving, _copy_extra_attrs, _dynamic_box_error, _name, _SplitPattern
+from .lowering import (
+    PASS,
+    ReshapeHalving,
+    _dynamic_box_error,
+    _name,
+    _PerLanePattern,
+    _SplitPattern,
+    lane_shifted_offsets,
+    lane_window_offsets,
+    replace_rebuilt,
+    window_split_dim,
+)
 
 
 class ReinterpretViewHalving(ReshapeHalving):
@@ -95,24 +106,11 @@ class ExtractHalving(_SplitPattern):
         lw = self.lw
         t = op.result.type
         assert isinstance(t, TileType)
-        info = lw.info(op.src)
         offsets = op.get_mixed_offsets()
-        if info is not None:
-            d = info.dim
-            if offsets[d] != 0 or t.get_shape()[d] != info.full:
-                raise PtoError(
-                    f"{PASS}: this pto.extract takes a window of the split axis (dim {d}) of the per-lane tile "
-                    f"'{_name(op.src)}'; each lane only holds its half, so the window would select different cells on "
-                    "the two lanes. Extract from the full-width value before it is split, or along the other axis",
-                    op=op,
-                )
-        else:
-            d = lw.dim
-            if t.rank <= d or t.get_shape()[d] == 1:
-                return
-            if t.get_shape()[d] == DYNAMIC:
-                raise _dynamic_box_error(op, d)
-            offsets[d] = lw.arith.offset(offsets[d], lw.step_for(t.get_shape()[d]), op)
+        hint = "different cells on the two lanes. Extract from the full-width value before it is split, or along the other axis"
+        d, _ = window_split_dim(lw, op, "pto.extract", op.src, t, offsets, hint, lane_window=False)
+        if d < 0:
+            return
         new_type = halved_tile_type(t, d, lw.lane_stride)
         if new_type.get_valid() != new_type.get_shape():
             raise PtoError(
@@ -121,9 +119,7 @@ class ExtractHalving(_SplitPattern):
                 op=op,
             )
         new = ExtractOp(op.src, offsets, new_type)
-        _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
-        new.location = op.location
-        rewriter.replace(op, new)
+        replace_rebuilt(rewriter, op, new, ("static_offsets", "operandSegmentSizes"))
         lw.track(new.result, lw.make_info(t, d))
         lw.verify_rewritten(new)
 
@@ -168,48 +164,33 @@ class TileGetHalving(_SplitPattern):
         t = op.result.type
         assert isinstance(t, TileType)
         d = lw.dim
-        if t.rank < 2 or t.rank <= d or t.get_shape()[d] == 1:
-            return
-        box = t.get_shape()[d]
-        if box == DYNAMIC:
-            raise _dynamic_box_error(op, d)
-        if box % 2 and lw.lane_stride is None:
+        box = t.get_shape()[d] if t.rank >= 2 and t.rank > d else 1
+        if box not in (1, DYNAMIC) and box % 2 and lw.lane_stride is None:
             raise PtoError(
                 f"{PASS}: pto.tile_get reads an odd split extent ({box}); the two lanes' windows would overlap. "
                 "Read an even extent",
                 op=op,
             )
-        src_rank = op.source.type.rank  # type: ignore[union-attr]
-        td = src_rank - t.rank + d
-        offsets = op.get_mixed_offsets()
-        offsets[td] = lw.arith.offset(offsets[td], lw.step_for(box), op)
+        window = lane_window_offsets(lw, op, t, op.source.type.rank)  # type: ignore[union-attr]
+        if window is None:
+            return
+        d, _, offsets = window
         new = TileGetOp(op.source, offsets, op.peer, halved_tile_type(t, d, lw.lane_stride))
-        _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
-        new.location = op.location
-        rewriter.replace(op, new)
+        replace_rebuilt(rewriter, op, new, ("static_offsets", "operandSegmentSizes"))
         lw.track(new.result, lw.make_info(t, d))
 
 
-class TilePutOffsets(_SplitPattern):
+class TilePutOffsets(_PerLanePattern):
     """`pto.tile_put` of a per-lane tile: the window moves by `subblock_idx * step` (as a store)."""
 
     OPS = (TilePutOp,)
+    OPERAND = "tile"
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        assert isinstance(op, TilePutOp)
-        lw = self.lw
-        info = lw.info(op.tile)
-        if info is None:
-            return
-        t = op.tile.type
-        assert isinstance(t, TileType)
-        td = op.dest.type.rank - t.rank + info.dim  # type: ignore[union-attr]
-        offsets: list[int | SSAValue] = op.get_mixed_offsets()
-        offsets[td] = lw.arith.offset(offsets[td], info.step, op)
+    def rewrite_per_lane(self, op: Operation, info: TileInfo, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, TilePutOp) and isinstance(op.tile.type, TileType)
+        offsets = lane_shifted_offsets(self.lw, op, op.tile.type, op.dest.type.rank, info)  # type: ignore[union-attr]
         new = TilePutOp(op.tile, op.dest, offsets, op.peer)
-        _copy_extra_attrs(op, new, ("static_offsets", "operandSegmentSizes"))
-        new.location = op.location
-        rewriter.replace(op, new)
+        replace_rebuilt(rewriter, op, new, ("static_offsets", "operandSegmentSizes"))
 
 
 def new_op_patterns(lw) -> list[_SplitPattern]:

@@ -3,7 +3,9 @@
 `lower_region_function(f)` is called by the pass, before the AUTO path, for every incore function whose body
 holds a region anywhere.  In order:
 
-1. AivSplitValid (a)-(h) (`region_checks.verify_aiv_split_valid`): nothing is rewritten if it fails.
+1. AivSplitValid (a)-(h) (`region_checks.verify_aiv_split_valid`) and the cross-lane GM order
+   (`region_checks.check_cross_lane_gm_order`: no full-width access after a region to a tensor the region's lanes
+   store): nothing is rewritten if either fails.
 2. Every region is lowered in place and its wrapper erased, walking the function body and the bodies of
    `scf.for` / `scf.if` / `scf.while` (ops outside regions stay full width).  Per form:
    - task-parallel (`none`): the body is spliced unchanged;
@@ -31,6 +33,7 @@ from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, SplitAivScopeOp, Yield
 from ..common import with_loc
 from .lowering import SplitLowering
 from .region_checks import (
+    check_cross_lane_gm_order,
     check_mixed_explicit_region,
     check_transpose_hazard,
     region_form,
@@ -49,6 +52,7 @@ def has_split_aiv_scope(f: func.FuncOp) -> bool:
 def lower_region_function(f: func.FuncOp) -> None:
     """Lower every split_aiv_scope of an incore function in place (checked before the AUTO path)."""
     verify_aiv_split_valid(f)
+    check_cross_lane_gm_order(f)
     lowering = _RegionLowering(f)
     lowering.lower_block(f.body.block)
     for op in f.walk():

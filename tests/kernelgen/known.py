@@ -17,16 +17,10 @@ class Known:
     features: frozenset[str] = frozenset()
 
 
-KNOWN_CLASSES: tuple[Known, ...] = (
-    Known(
-        "lavs-reshape-left-right",
-        "LowerAutoVectorSplit halves a row-major reshape round trip ([M,N] -> [1,M*N] -> [M,N]) under left_right "
-        "as [M,N/2] -> [1,M*N/2] -> [M/2,N]: each lane's column half comes back as rows, so the lanes store the "
-        "wrong cells (reported as a race of the lanes' stores or a mismatch); it should keep the reshape full "
-        "width or reject it (robust/fallback: lower_auto_vector_split/lowering.py)",
-        features=frozenset({"tail:reshape", "split:left_right"}),
-    ),
-)
+# (empty: lavs-reshape-left-right was fixed in passes/analysis/split_axis.py `reshape_split_target` and
+# lower_auto_vector_split/full_width.py; its reproducer, tests/kernelgen/reproducers/lavs_reshape_left_right.mlir,
+# now passes.)
+KNOWN_CLASSES: tuple[Known, ...] = ()
 
 
 def known_class(report: str, text: str = "") -> str | None:

@@ -36,7 +36,8 @@ FEATURES = (
     + ["c2v_in_scf_if", "store_from_acc", "two_stores_to_output"]
     + ["gm_exchange", "several_stores_to_one_tensor", "gm_exchange_in_loop", "scratch_reused_across_iterations"]
     + ["load_before_store_in_loop", "region_shard"]
-    + [f"tail:{k}" for k in ("unary", "scalar", "binary_self", "binary_load", "reduce", "reshape")]
+    + [f"tail:{k}" for k in ("unary", "scalar", "binary_self", "binary_load", "reduce", "reshape", "reshape_swap")]
+    + ["tail:reshape:left_right"]
 )
 
 
@@ -136,16 +137,22 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
     """A few vector ops on `v` (an f32 vec tile of `shape`); returns the final value."""
     t = tile(shape, F32, "vec", valid)
     n_ops = draw(st.integers(0, 4))
-    kinds = ["unary", "scalar", "binary_self", "reduce", "reshape"] + (["binary_load"] if allow_load else [])
+    kinds = ["unary", "scalar", "binary_self", "reduce", "reshape", "reshape_swap"] + (
+        ["binary_load"] if allow_load else []
+    )
     for _ in range(n_ops):
         kind = draw(st.sampled_from(kinds))
         r = b.fresh("v")
-        if kind == "reshape" and list(valid) != list(shape):
+        if kind in ("reshape", "reshape_swap") and list(valid) != list(shape):
             kind = "unary"  # a partially valid tile can only be reshaped to a static valid region
         b.features.add(f"tail:{kind}")
-        if kind == "reshape":
-            # Row-major reshape to one row and back: under a split, the row data moves across the lanes' halves.
-            flat = [1, shape[0] * shape[1]]
+        if kind == "reshape" and b.split == "left_right":
+            # the class lavs-reshape-left-right: a lane's column half is not a half of the flat row
+            b.features.add("tail:reshape:left_right")
+        if kind in ("reshape", "reshape_swap"):
+            # Row-major reshape to one row (or to the swapped shape [N, M]) and back: under a split, the row data
+            # moves across the lanes' halves (LEFT_RIGHT: no per-lane form, UP_DOWN: the halves stay blocks).
+            flat = [1, shape[0] * shape[1]] if kind == "reshape" else [shape[1], shape[0]]
             ft = tile(flat, F32, "vec")
             f = b.fresh("rs")
             b.emit(f"{f} = pto.reshape {v} : {t} -> {ft}")

@@ -1,7 +1,8 @@
-// campaign failure class: known [lavs-reshape-left-right] compare: mismatch after the pipeline: output differs
+// campaign failure class (fixed): lavs-reshape-left-right, compare: mismatch after the pipeline: output differs
 // reproduce: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel lavs_reshape_left_right.mlir
-// A row-major reshape round trip [8,16] -> [1,128] -> [8,16] under left_right: LowerAutoVectorSplit halves it as
-// [8,8] -> [1,64] -> [4,16], so each lane's column half comes back as rows and lands in the wrong cells.
+// A row-major reshape round trip [8,16] -> [1,128] -> [8,16] under left_right: LowerAutoVectorSplit used to halve
+// it as [8,8] -> [1,64] -> [4,16], so each lane's column half came back as rows and landed in the wrong cells.
+// Now the first reshape (no per-lane form) runs at full width on both lanes and is lane-sliced; must pass.
 // features: mode:c2v single_matmul split:left_right tail:reshape target:a2a3
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @gen_incore_0(%a0: !pto.tensor<8x16xbf16>, %w1: !pto.tensor<16x16xbf16>, %out2: !pto.tensor<8x16xf32> {pto.out}) -> !pto.tensor<8x16xf32>
