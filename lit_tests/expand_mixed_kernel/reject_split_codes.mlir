@@ -2,11 +2,12 @@
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics --expand-mixed-kernel
 
 // Split codes pto-isa cannot place are rejected at the boundary op, with the valid extents that would work.
+// The kernels are in the per-lane form (hand-written transfers, pto.split_aiv), as after LowerAutoVectorSplit.
 
 // 13 valid rows of 16 partitioned by the box half 8: lanes 8 and 5.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @k(%a: !pto.tensor<16x128xf32>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
     %q = pto.load %a[0, 0] valid [13, 128] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, mat, valid = [13, 128]>
     // expected-error@+1 {{ExpandMixedKernel: the Cube -> Vector boundary tile's valid split-axis extent (13 of a 16-wide dim 0) leaves the two AIV lanes 8 and 5 cells (partitioned by the box half 8); pto-isa can place lane 1 only when it holds as many cells as lane 0, one fewer, or none. Make the valid extent one of 0..8, 15 or 16, or let LowerAutoVectorSplit balance the lanes with a lane_stride}}
     %h = pto.aiv_shard %q {split = 1 : i64} : !pto.tile<16x128xf32, mat, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
@@ -20,7 +21,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 // A lane_stride must balance the extent it was made for: 10 valid rows by stride 7 leave lanes 7 and 3.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @k(%a: !pto.tensor<16x128xf32>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
     %q = pto.load %a[0, 0] valid [10, 128] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, mat, valid = [10, 128]>
     // expected-error@+1 {{leaves the two AIV lanes 7 and 3 cells (partitioned by lane_stride 7)}}
     %h = pto.aiv_shard %q {split = 1 : i64, lane_stride = 7 : i64} : !pto.tile<16x128xf32, mat, valid = [10, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
@@ -34,7 +35,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 // A gather has no odd form: 127 valid rows of 128 (lanes 64 and 63) cannot be placed.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @k(%x: !pto.tensor<64x128xf16>, %o: !pto.tensor<128x128xf16> {pto.out}) -> !pto.tensor<128x128xf16>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
     %h = pto.load %x[0, 0] : !pto.tensor<64x128xf16> -> !pto.tile<64x128xf16, vec>
     // expected-error@+1 {{ExpandMixedKernel: the Vector -> Cube boundary tile's split axis (dim 0, 127 valid of 128) leaves the two AIV lanes 64 and 63 cells, and the gather has no odd form (the vector producer offsets by lane 1's own extent), so pto-isa cannot place lane 1. Make the valid extent one of 0..64 or 128, or gather an evenly split tile}}
     %g = pto.aic_gather %h {split = 1 : i64} : !pto.tile<64x128xf16, vec> -> !pto.tile<128x128xf16, mat, valid = [127, 128]>
