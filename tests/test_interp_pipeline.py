@@ -21,10 +21,6 @@ KNOWN: dict[str, str] = {
         "LowerAutoVectorSplit flattens the regions without a cross-lane barrier, so lane 0 reads rows lane 1 "
         "stores with nothing ordering them (a GM race the race detector reports)"
     ),
-    "lit_tests/expand_mixed_kernel/op_driven_shard_codes.mlir#0": (
-        "ExpandMixedKernel gives a C->V shard with a dynamic valid extent the even split code (as the reference "
-        "does); at run time 13 valid rows of 16 leave the lanes 8 and 5 cells, which no split code can place"
-    ),
 }
 
 
