@@ -22,6 +22,7 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
 )
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
+from pypto_mlir.passes.lower_auto_vector_split.pass_ import LowerAutoVectorSplitPass
 from pypto_mlir.passes.expand_mixed_kernel.verifier import (
     VerifyMixedKernelExpandedPass,
     verify_mixed_kernel_expanded,
@@ -31,7 +32,9 @@ EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.
 
 
 def expanded(path: Path) -> str:
+    """The example through the usual pipeline (ExpandMixedKernel requires a split kernel lowered first)."""
     m = parse_module(path.read_text(), str(path))
+    LowerAutoVectorSplitPass().apply(make_context(), m)
     ExpandMixedKernelPass().apply(make_context(), m)
     verify_module(m)
     return print_module(m)

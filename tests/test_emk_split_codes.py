@@ -37,8 +37,8 @@ def test_lane_extents(valid, stride, lanes):
         ([16, 128], [12, 128], 1, 6, 1),  # lane_stride 6 on 12 of 16 -> 6/6
         ([16, 128], [8, 128], 1, None, 1),  # lane 1 empty -> even
         ([16, 128], [0, 128], 1, None, 1),
-        ([16, 128], [DYNAMIC, 128], 1, None, 1),  # dynamic -> even
-        ([DYNAMIC, 128], None, 1, None, 1),
+        ([2, 128], [DYNAMIC, 128], 1, None, 1),  # run-time extent, but every value of a 2-row box is even
+        ([1, 128], [DYNAMIC, 128], 1, None, 1),
         ([16, 128], [13, 128], 0, None, 0),  # no split
     ],
 )
@@ -54,6 +54,18 @@ def test_shard_unplaceable_lists_feasible_extents():
     assert "one of 0..8, 15 or 16" in msg
 
 
+@pytest.mark.parametrize("shape", [[16, 128], [DYNAMIC, 128]])
+def test_runtime_extent_is_rejected_unless_every_value_is_placed(shape):
+    """The split code is fixed at compile time: 13 valid rows of 16 at run time would leave the lanes 8 and 5."""
+    with pytest.raises(PtoError, match="only known at run time") as e:
+        shard_split_code(tile(shape, [DYNAMIC, 128]), 1)
+    if shape[0] == 16:
+        assert "the even code places only a run-time extent of 0..8 or 16" in e.value.message
+        assert "(9 valid of 16 leave 8 and 1)" in e.value.message
+    with pytest.raises(PtoError, match="Vector -> Cube boundary tile's valid split-axis extent is only known"):
+        gather_split_code(tile(shape, [DYNAMIC, 128]), 1)
+
+
 def test_shard_unplaceable_with_stride():
     with pytest.raises(PtoError, match="lanes 7 and 3 cells .partitioned by lane_stride 7"):
         shard_split_code(tile([16, 128], [10, 128]), 1, 7)
@@ -61,7 +73,7 @@ def test_shard_unplaceable_with_stride():
 
 @pytest.mark.parametrize(
     "shape, valid, split, code",
-    [([128, 128], None, 1, 1), ([16, 32], None, 2, 2), ([32, 16], [16, 16], 1, 1), ([128, 128], [DYNAMIC, 128], 1, 1),
+    [([128, 128], None, 1, 1), ([16, 32], None, 2, 2), ([32, 16], [16, 16], 1, 1), ([2, 128], [DYNAMIC, 128], 1, 1),
      ([128, 128], [127, 128], 0, 0)],
 )
 def test_gather_split_code(shape, valid, split, code):

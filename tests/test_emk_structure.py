@@ -22,6 +22,7 @@ from pypto_mlir.ir import make_context
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move
 from pypto_mlir.passes.common import kind_of
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
+from pypto_mlir.passes.lower_auto_vector_split.pass_ import LowerAutoVectorSplitPass
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SPLIT = re.compile(r"^// -----\s*$", re.M)
@@ -47,6 +48,9 @@ CASES = inputs()
 def run(text: str) -> ModuleOp:
     m = parse_module(text)
     verify_module(m)
+    # The usual pipeline: ExpandMixedKernel requires a split kernel lowered by LowerAutoVectorSplit (which passes
+    # the other kernels, and those already in the per-lane form, through unchanged).
+    LowerAutoVectorSplitPass().apply(make_context(), m)
     ExpandMixedKernelPass().apply(make_context(), m)
     verify_module(m)
     return m

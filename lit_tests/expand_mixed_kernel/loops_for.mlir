@@ -5,6 +5,7 @@
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // Vector-side carry (the partial sums): the AIC loop loses it (its init, body and result are vector work)
   // and keeps the cube work + the push; the AIV loop keeps the carry and pops each partial product.
+  // (No split mode: a split kernel must be lowered by LowerAutoVectorSplit first, reject_unlowered_split.mlir.)
   // Both targets keep their pto.target (the target-specific lines of this file):
   // A2A3: pto.target = #pto.target<a2a3>
   // A5: pto.target = #pto.target<a5>
@@ -26,7 +27,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK: func.return %out_1
   func.func @kloop_incore_0(%a: !pto.tensor<32x256xbf16>, %b: !pto.tensor<256x64xbf16>,
                             %out_0: !pto.tensor<32x64xf32> {pto.out}) -> !pto.tensor<32x64xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+      attributes {pto.kind = #pto.kind<incore>} {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %c256 = arith.constant 256 : index

@@ -3,7 +3,8 @@
 
 // Op-driven boundaries: pto.aiv_shard folds into a C->V tpush/tpop pair carrying the pto-isa split CODE
 // computed from the full-width operand's lane extents eL = clamp(V - L*S, 0, S) (S = box half, or lane_stride):
-// equal lanes -> 1/2, lane0 = lane1 + 1 -> 3/4 (odd), empty lane 1 or a dynamic extent -> even, split 0 -> 0.
+// equal lanes -> 1/2, lane0 = lane1 + 1 -> 3/4 (odd), empty lane 1 -> even, split 0 -> 0; a run-time extent
+// -> even only when every value is placed by it.
 // The AIV pop is typed from the shard result (its shape and valid, implicit vec view); there is no placement
 // move after it; lane_stride is carried on both ends when set.  pto.split / pto.split_aiv go to all three
 // functions.
@@ -99,16 +100,19 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %o2 = pto.store %h, %o[0, 0] : !pto.tile<8x128xf32, vec, valid = [?, 128]>, !pto.tensor<16x128xf32>
     func.return %o2 : !pto.tensor<16x128xf32>
   }
-  // A dynamic valid extent is treated as even.
+  // A valid extent known only at run time keeps the even code when that code places every extent the box
+  // allows: a 2-row box (0, 1 or 2 valid rows leave the lanes 0/0, 1/0, 1/1). Larger boxes: reject_split_codes.mlir.
   // CHECK-LABEL: func.func @dynamic_aic(
-  // CHECK: pto.tpush_to_aiv %q {split = 1 : i64} : !pto.tile<16x128xf32, mat, valid = [?, 128]>
-  func.func @dynamic(%a: !pto.tensor<16x128xf32>, %o: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+  // CHECK: pto.tpush_to_aiv %q {split = 1 : i64} : !pto.tile<2x128xf32, mat, valid = [?, 128]>
+  // CHECK-LABEL: func.func @dynamic_aiv(
+  // CHECK: %h = pto.tpop_from_aic {split = 1 : i64} : !pto.tile<1x128xf32, vec, valid = [?, 128]>
+  func.func @dynamic(%a: !pto.tensor<2x128xf32>, %n: index, %o: !pto.tensor<2x128xf32> {pto.out}) -> !pto.tensor<2x128xf32>
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
-    %v = arith.constant 13 : index
-    %q = pto.load %a[0, 0] valid [%v, 128] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, mat, valid = [?, 128]>
-    %h = pto.aiv_shard %q {split = 1 : i64} : !pto.tile<16x128xf32, mat, valid = [?, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
-    %o2 = pto.store %h, %o[0, 0] : !pto.tile<8x128xf32, vec, valid = [?, 128]>, !pto.tensor<16x128xf32>
-    func.return %o2 : !pto.tensor<16x128xf32>
+    %q = pto.load %a[0, 0] valid [%n, 128] : !pto.tensor<2x128xf32> -> !pto.tile<2x128xf32, mat, valid = [?, 128]>
+    %h = pto.aiv_shard %q {split = 1 : i64} : !pto.tile<2x128xf32, mat, valid = [?, 128]> -> !pto.tile<1x128xf32, vec, valid = [?, 128]>
+    %lane = pto.get_subblock_idx : index
+    %o2 = pto.store %h, %o[%lane, 0] : !pto.tile<1x128xf32, vec, valid = [?, 128]>, !pto.tensor<2x128xf32>
+    func.return %o2 : !pto.tensor<2x128xf32>
   }
   // split 0 (task-parallel): code 0.
   // CHECK-LABEL: func.func @no_split_aic(

@@ -74,15 +74,16 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 // -----
 
 // Both directions with different tiles: V2C 16x128xbf16 (4096 bytes), C2V 16x128xf32 (8192 bytes) -> one
-// slot_size of 8192; no placeholder constant.  An up_down split: no dual dispatch on either target.  The AIV
-// prefix goes after the leading get_subblock_idx.
+// slot_size of 8192; no placeholder constant.  An up_down split (in the per-lane form, pto.split_aiv, as
+// LowerAutoVectorSplit leaves it): no dual dispatch on either target.  The AIV prefix goes after the leading
+// get_subblock_idx.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-LABEL: func.func @bidir_aic(
   // CHECK-NEXT: %bidir_v2c_slot_buffer = pto.reserve_buffer {name = "bidir_v2c_slot_buffer", size = 16384 : i64, base = -1 : i64} : i32
   // CHECK-NEXT: %bidir_c2v_slot_buffer_import = pto.import_peer_buffer {name = "bidir_c2v_slot_buffer", peer_func = @bidir_aiv} : i32
   // CHECK-NEXT: pto.aic_initialize_pipe %bidir_c2v_slot_buffer_import, %bidir_v2c_slot_buffer {dir_mask = 3 : i64, slot_size = 8192 : i64, slot_num = 2 : i64} : i32, i32
   // CHECK-LABEL: func.func @bidir_aiv(
-  // CHECK-SAME: attributes {pto.kind = #pto.kind<aiv>, pto.split = #pto.split<up_down>} {
+  // CHECK-SAME: attributes {pto.kind = #pto.kind<aiv>, pto.split = #pto.split<up_down>, pto.split_aiv} {
   // CHECK-NEXT: %lane = pto.get_subblock_idx : index
   // CHECK-NEXT: %bidir_v2c_slot_buffer_import = pto.import_peer_buffer {name = "bidir_v2c_slot_buffer", peer_func = @bidir_aic} : i32
   // CHECK-NEXT: %bidir_c2v_slot_buffer = pto.reserve_buffer {name = "bidir_c2v_slot_buffer", size = 16384 : i64, base = -1 : i64} : i32
@@ -91,7 +92,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-LABEL: func.func @bidir(
   func.func @bidir(%x: !pto.tensor<32x128xf32>, %w: !pto.tensor<128x128xbf16>,
                    %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
     %lane = pto.get_subblock_idx : index
     %x_vec = pto.load %x[%lane, 0] : !pto.tensor<32x128xf32> -> !pto.tile<16x128xf32, vec>
     %x_bf = pto.cast %x_vec : !pto.tile<16x128xf32, vec> -> !pto.tile<16x128xbf16, vec>

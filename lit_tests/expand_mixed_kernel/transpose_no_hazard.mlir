@@ -1,8 +1,9 @@
-// RUN: pypto-opt %s --expand-mixed-kernel | filecheck %s
-// RUN: sed 's/a2a3/a5/' %s | pypto-opt --expand-mixed-kernel | filecheck %s
+// RUN: pypto-opt %s --lower-auto-vector-split --expand-mixed-kernel | filecheck %s
+// RUN: sed 's/a2a3/a5/' %s | pypto-opt --lower-auto-vector-split --expand-mixed-kernel | filecheck %s
 
 // Not a hazard: a singleton split axis carries no split data (broadcast no-op), a kernel without a split, a
-// kernel whose regions were validated by LowerAutoVectorSplit, and a pure (non-mixed) kernel.
+// kernel whose regions were validated by LowerAutoVectorSplit, and a pure (non-mixed) kernel. The split kernels
+// reach ExpandMixedKernel (whose transpose check this is) as it requires them: lowered by LowerAutoVectorSplit.
 // CHECK-LABEL: func.func @singleton_aic(
 // CHECK-LABEL: func.func @singleton_aiv(
 // CHECK: pto.transpose

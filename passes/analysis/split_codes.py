@@ -13,9 +13,16 @@ The lane extents are read off the *full-width* tile (the shard's operand, the ga
 `eL = clamp(V - L*S, 0, S)` with V the valid extent of the split axis and S the partition stride: the
 physical half of the box, or the op's `lane_stride` when LowerAutoVectorSplit balanced a ragged boundary
 (the formulas and the code numbers live in `lanes.py`).
-An empty lane 1 keeps the even code; a dynamic extent is treated as even.  A gather has no odd form (the vector
-producer offsets by lane 1's own extent), so it only accepts equal lanes or an empty lane 1.  Anything else
-cannot be placed by pto-isa and is rejected with the valid extents that would work.
+An empty lane 1 keeps the even code.  A gather has no odd form (the vector producer offsets by lane 1's own
+extent), so it only accepts equal lanes or an empty lane 1.  Anything else cannot be placed by pto-isa and is
+rejected with the valid extents that would work.
+
+A valid extent known only at run time (`?`) gets the even code only when that code places *every* extent the
+box allows (a box of at most 2 cells): the code is fixed when the kernel is compiled, and, e.g., 13 valid rows
+of 16 at run time leave the lanes 8 and 5, which no code places (the reference gives the even code and computes
+a wrong result).  Otherwise the boundary is rejected, saying which run-time extents the even code would place.
+(LowerAutoVectorSplit calls these checks on the transfers it creates, and then adds its `fallback=unsplit`
+hint, or falls back.)
 """
 
 from __future__ import annotations
@@ -58,22 +65,44 @@ def feasible_valid_extents(box: int, stride: int, allow_odd: bool) -> list[int]:
     return [v for v in range(box + 1) if code_for_lane_extents(0, *lane_extents(v, stride), allow_odd) is not None]
 
 
-def _lanes(tile: TileType, split: int, lane_stride: int | None) -> tuple[int, int, int, int, int, int] | None:
+def _lanes(
+    tile: TileType, split: int, lane_stride: int | None, boundary: str, op: Operation | None
+) -> tuple[int, int, int, int, int, int] | None:
     """(dim, box, valid, stride, e0, e1) of the split axis of a full-width `tile`; None when there is nothing to
-    place (split none, or a dynamic extent, which is treated as even)."""
+    place (split none, or a run-time extent the even code places whatever its value).  A run-time extent the
+    even code cannot always place is rejected here (module docstring)."""
     if split == SPLIT_NONE:
         return None
     dim = split_dim_of_code(split)
     box, valid = tile.get_shape()[dim], tile.get_valid()[dim]
-    if DYNAMIC in (box, valid):
-        return None
-    stride = lane_step(box, lane_stride)
-    return (dim, box, valid, stride, *lane_extents(valid, stride))
+    if box != DYNAMIC and valid != DYNAMIC:
+        stride = lane_step(box, lane_stride)
+        return (dim, box, valid, stride, *lane_extents(valid, stride))
+    if box != DYNAMIC:
+        stride = lane_step(box, lane_stride)
+        placed = feasible_valid_extents(box, stride, allow_odd=False)
+        if len(placed) == box + 1:
+            return None  # every run-time extent is placed by the even code
+        what = f"{box}-wide dim {dim}, partitioned by " + (f"lane_stride {stride}" if lane_stride else f"the box half {stride}")
+        bad = next(v for v in range(box + 1) if v not in placed)
+        e0, e1 = lane_extents(bad, stride)
+        only = f"only a run-time extent of {_ranges(placed)}"
+        example = f" ({bad} valid of {box} leave {e0} and {e1})"
+    else:
+        what, only, example = f"dim {dim}, whose box is dynamic too", "no extent provably", ""
+    raise PtoError(
+        f"ExpandMixedKernel: the {boundary} boundary tile's valid split-axis extent is only known at run time "
+        f"({what}), but the pto-isa split code of its transfer is fixed when the kernel is compiled: the even "
+        f"code places {only}, and any other extent leaves the two AIV lanes cells no code can place{example}, "
+        f"a wrong result. Give the tile a static valid extent on dim {dim}, or do not "
+        f"split this kernel (pto.split = #pto.split<none>)",
+        op=op,
+    )
 
 
 def shard_split_code(tile: TileType, split: int, lane_stride: int | None = None, op: Operation | None = None) -> int:
     """ShardSplitCode: the code of the C->V pair of an `aiv_shard` whose full-width operand has type `tile`."""
-    lanes = _lanes(tile, split, lane_stride)
+    lanes = _lanes(tile, split, lane_stride, "Cube -> Vector", op)
     if lanes is None:
         return split
     dim, box, valid, stride, e0, e1 = lanes
@@ -94,7 +123,7 @@ def shard_split_code(tile: TileType, split: int, lane_stride: int | None = None,
 
 def gather_split_code(tile: TileType, split: int, op: Operation | None = None) -> int:
     """GatherSplitCode: the code of the V->C pair of an `aic_gather` whose full-width result has type `tile`."""
-    lanes = _lanes(tile, split, None)
+    lanes = _lanes(tile, split, None, "Vector -> Cube", op)
     if lanes is None:
         return split
     dim, box, valid, stride, e0, e1 = lanes

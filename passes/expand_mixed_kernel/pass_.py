@@ -92,6 +92,29 @@ def reject_unlowered_regions(f: func.FuncOp) -> None:
             )
 
 
+def reject_unlowered_split(f: func.FuncOp) -> None:
+    """A mixed kernel with a data-parallel split mode must have been lowered by LowerAutoVectorSplit first.
+
+    The pass requires the per-lane form (seed: `AivSplitLoweredValid`, checked here as a whole-function
+    precondition because `pypto-opt --expand-mixed-kernel` can run the pass alone): `pto.split = up_down|
+    left_right` is only a request, and the body of a kernel that still carries it without `pto.split_aiv` is
+    full-width code (or hand-written transfers that the AUTO lowering has not placed). Split as it is, its AIV
+    half would be neither split (`pto.split_aiv`: two real lanes, each on its part) nor a dual dispatch (lane 1
+    replays the handshakes only; the reference stamps that only without a split mode): on a2a3 the hardware
+    runs it on both lanes and lane 1 repeats lane 0's transfers and stores, on a5 the split request would be
+    dropped silently. The failure is a skipped pass, not something the author can read off the kernel, so the
+    message names the step to run."""
+    mode = split_mode(f)
+    if mode not in DATA_PARALLEL_MODES or "pto.split_aiv" in f.attributes:
+        return
+    raise PtoError(
+        f"{PASS_NAME}: kernel '@{f.sym_name.data}' requests pto.split<{mode}> but has not been lowered to the "
+        f"per-lane form (it has no pto.split_aiv): LowerAutoVectorSplit must run first, so run "
+        f"--lower-auto-vector-split before --expand-mixed-kernel",
+        op=f,
+    )
+
+
 def check_transpose_hazard(f: func.FuncOp) -> None:
     """§7.2: a split kernel must not transpose its split axis away (LowerAutoVectorSplit's fallback check)."""
     if "pto.split_aiv_region_validated" in f.attributes:
@@ -168,6 +191,7 @@ class ExpandMixedIncoreKernel(RewritePattern):
         if any(o.has_trait(NoDuplicate) for o in op.walk()):
             affinity = AffinityAnalysis(op, placement=True)  # no-duplicate ops (pto.notify) go to the AIV only
         check_transpose_hazard(op)
+        reject_unlowered_split(op)
         name = op.sym_name.data
         aic_name, aiv_name = f"{name}_aic", f"{name}_aiv"
         for taken in (aic_name, aiv_name):

@@ -525,8 +525,8 @@ def carry_unplaceable_shards_whole(root: Operation) -> None:
         assert isinstance(src, TileType) and isinstance(res, TileType)
         d = op.split.value.data - 1
         stride = op.lane_stride.value.data if op.lane_stride is not None else None
-        if src.rank != 2 or src.get_shape()[d] == DYNAMIC:
-            continue
+        if src.rank != 2 or DYNAMIC in (src.get_shape()[d], src.get_valid()[d]):
+            continue  # a run-time extent cannot be lane-sliced here: left to ExpandMixedKernel's split-code error
         try:
             shard_split_code(src, op.split.value.data, stride, op)
             continue
@@ -577,7 +577,10 @@ class C2VBoundary(_SplitPattern):
         if problem is not None:
             step = lw.step_for(src.get_shape()[d])
             runtime_other = any(v == DYNAMIC for i, v in enumerate(res.get_valid()) if i != d)
-            if not full_transfer_fits(src, d, step) or (new_type.get_valid()[d] == DYNAMIC and runtime_other):
+            # A run-time valid extent on the split axis cannot be lane-sliced here (the slice would need the
+            # extent as a value): reported, with the fallback hint (a split code cannot place it either).
+            runtime_split = src.get_valid()[d] == DYNAMIC
+            if not full_transfer_fits(src, d, step) or runtime_split or (new_type.get_valid()[d] == DYNAMIC and runtime_other):
                 raise PtoError(_ours(problem.message), op=op) from None
             name = op.result.name_hint
             move, sl = shard_by_full_transfer(op.src, res, new_type, d, step, lw.arith, op)

@@ -3,7 +3,7 @@
 
 // The split-code table, end to end from explicit-boundary region kernels: ExpandMixedKernel folds each
 // pto.aiv_shard into a tpush_to_aiv / tpop_from_aic pair carrying the pto-isa split *code* derived from the
-// lanes' valid extents (1/2 even, 3/4 odd; lane 1 empty or a dynamic extent count as even), and the
+// lanes' valid extents (1/2 even, 3/4 odd; lane 1 empty counts as even; a run-time extent is rejected, split_code_errors.mlir), and the
 // lane_stride when the shard has one.  The per-lane types state each lane's valid extent (`?` when the lanes
 // differ), so every kernel also runs in the interpreter (execution.mlir).  The codes do not depend on the
 // backend; the a5 V->C fractal adapter does.
@@ -143,29 +143,6 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       %step = arith.constant 8 : index
       %lo = arith.muli %aiv_id, %step : index
       %o2 = pto.store %e, %o[%lo, 0] : !pto.tile<8x128xf32, vec, valid = [?, 128]>, !pto.tensor<16x128xf32>
-      pto.yield %o2 : !pto.tensor<16x128xf32>
-    }
-    func.return %r : !pto.tensor<16x128xf32>
-  }
-
-  // A runtime valid row count: parity unknown -> even code 1; the lane extent is computed from %n on the AIV.
-  // CHECK-LABEL: func.func @dynamic_aic(
-  // CHECK:         pto.tpush_to_aiv %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [?, 128]>
-  // CHECK-LABEL: func.func @dynamic_aiv(
-  // CHECK:         %h = pto.tpop_from_aic {split = 1 : i64} : !pto.tile<8x128xf32, vec, valid = [?, 128]>
-  // CHECK:         arith.maxsi %n, %h_lane_start : index
-  func.func @dynamic(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}, %n: index) -> !pto.tensor<16x128xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
-    %a_mat = pto.load %a[0, 0] valid [%n, 64] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat, valid = [?, 64]>
-    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
-    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat, valid = [?, 64]> -> !pto.tile<16x64xbf16, left, valid = [?, 64]>
-    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
-    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [?, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [?, 128]>
-    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
-      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [?, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
-      %c8 = arith.constant 8 : index
-      %row = arith.muli %aiv_id, %c8 : index
-      %o2 = pto.store %h, %o[%row, 0] : !pto.tile<8x128xf32, vec, valid = [?, 128]>, !pto.tensor<16x128xf32>
       pto.yield %o2 : !pto.tensor<16x128xf32>
     }
     func.return %r : !pto.tensor<16x128xf32>
