@@ -42,7 +42,7 @@ from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SlotView, Vecto
 from .pto_types import DYNAMIC, TileType, element_bits, format_shape, is_cube_memory
 
 
-def _rescale_innermost(dims: Sequence[int], src_elem: Attribute, elem: Attribute) -> list[int] | None:
+def rescale_innermost(dims: Sequence[int], src_elem: Attribute, elem: Attribute) -> list[int] | None:
     """`dims` (of `src_elem` elements) counted in `elem` elements: every dim kept, the innermost one scaled by the
     ratio of the element widths (the bytes of a row are kept).  None if that dim is not a whole number of the new
     elements (or is dynamic and the widths differ)."""
@@ -58,13 +58,13 @@ def _rescale_innermost(dims: Sequence[int], src_elem: Attribute, elem: Attribute
 
 
 def reinterpret_inferred_shape(src: TileType, elem: Attribute) -> list[int] | None:
-    """The shape `pto.reinterpret_view` infers for `src` viewed as `elem` (`_rescale_innermost` of its shape)."""
-    return _rescale_innermost(src.get_shape(), src.element_type, elem)
+    """The shape `pto.reinterpret_view` infers for `src` viewed as `elem` (`rescale_innermost` of its shape)."""
+    return rescale_innermost(src.get_shape(), src.element_type, elem)
 
 
 def reinterpret_inferred_valid(src: TileType, elem: Attribute) -> list[int] | None:
     """The valid region `pto.reinterpret_view` infers for `src` viewed as `elem`, scaled as the shape is."""
-    return _rescale_innermost(src.get_valid(), src.element_type, elem)
+    return rescale_innermost(src.get_valid(), src.element_type, elem)
 
 
 @irdl_op_definition

@@ -37,6 +37,35 @@ def test_reinterpret_view_explicit_shape():
     np.testing.assert_array_equal(out, a.view(np.int16).reshape(2, 32))
 
 
+# An odd row split gives lane 1 a runtime (`?`) valid row extent; a reinterpret_view round trip of that per-lane
+# tile must keep the lane's runtime valid rows (the interpreter used to take the type's `?` as the extent, and the
+# lanes stored nothing).  Found by the random-kernel campaign (tail:reinterpret + an odd up_down split).
+ODD_SPLIT_REINTERPRET = """\
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @k(%a: !pto.tensor<15x32xbf16>, %w: !pto.tensor<32x16xbf16>, %out: !pto.tensor<15x16xf32> {pto.out}) -> !pto.tensor<15x16xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %ld1 = pto.load %a[0, 0] : !pto.tensor<15x32xbf16> -> !pto.tile<15x32xbf16, mat>
+    %mv2 = pto.move %ld1 : !pto.tile<15x32xbf16, mat> -> !pto.tile<15x32xbf16, left>
+    %ld3 = pto.load %w[0, 0] : !pto.tensor<32x16xbf16> -> !pto.tile<32x16xbf16, mat>
+    %mv4 = pto.move %ld3 : !pto.tile<32x16xbf16, mat> -> !pto.tile<32x16xbf16, right>
+    %mm5 = pto.matmul %mv2, %mv4 : !pto.tile<15x32xbf16, left>, !pto.tile<32x16xbf16, right> -> !pto.tile<15x16xf32, acc>
+    %mv6 = pto.move %mm5 : !pto.tile<15x16xf32, acc> -> !pto.tile<15x16xf32, vec>
+    %bits = pto.reinterpret_view %mv6 : !pto.tile<15x16xf32, vec> -> !pto.tile<15x16xi32, vec>
+    %v7 = pto.reinterpret_view %bits : !pto.tile<15x16xi32, vec> -> !pto.tile<15x16xf32, vec>
+    %o = pto.store %v7, %out[0, 0] : !pto.tile<15x16xf32, vec>, !pto.tensor<15x16xf32>
+    func.return %o : !pto.tensor<15x16xf32>
+  }
+}
+"""
+
+
+def test_reinterpret_view_keeps_a_runtime_valid_extent():
+    from pypto_mlir.interpreter import check_pipeline_text
+
+    res = check_pipeline_text(ODD_SPLIT_REINTERPRET, ["lower-auto-vector-split", "expand-mixed-kernel"], "odd.mlir")
+    assert res.ok, res.report
+
+
 def test_extract_copies_the_window():
     a = RNG.uniform(-1, 1, size=(8, 8)).astype(np.float32)
     body = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp
+from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, rescale_innermost
 
 from .registry import impl
 from .semantics import emit, mixed_values, rtype
@@ -25,7 +25,9 @@ def _reinterpret_view(op, args):
     if tuple(t.get_valid()) == tuple(shape):
         valid = shape
     else:
-        valid = tuple(t.get_valid())
+        # The source's runtime valid region scaled as the shape is (a `?` extent of the type is only known here);
+        # an explicit shape needs a fully valid source (verifier), so this is the inferred-shape case.
+        valid = tuple(rescale_innermost(list(a.valid), a.type.element_type, t.element_type) or t.get_valid())
     return [emit(op, values, valid)]
 
 
