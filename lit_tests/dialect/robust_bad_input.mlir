@@ -134,3 +134,29 @@ func.func @defined_in_other_block() {
   %a = arith.constant 1 : i32
   func.return
 }
+
+// -----
+
+// A region written as `{ }` where the op needs a terminator (found by the fuzzer: an `scf.while` with an empty
+// `before` region verified and printed as IR that does not parse back).
+builtin.module {
+  func.func @empty_before(%x: i32) -> i32 {
+    // expected-error@+1 {{'scf.while' op has an empty block in a region: expected at least a terminator}}
+    %w = scf.while (%t = %x) : (i32) -> i32 {
+    } do {
+    ^bb0(%t2: i32):
+      scf.yield %t2 : i32
+    }
+    func.return %w : i32
+  }
+}
+
+// -----
+
+// A block that ends without its terminator.
+builtin.module {
+  func.func @no_return(%x: i32) {
+    // expected-error@+1 {{'func.func' op has a block with no terminator (it ends with 'arith.addi'); end the block with the terminator the op expects}}
+    %y = arith.addi %x, %x : i32
+  }
+}

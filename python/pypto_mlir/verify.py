@@ -12,6 +12,7 @@ import re
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
+from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from pypto_mlir.dialects.pto_traits import PipeSetup
@@ -117,6 +118,7 @@ def verify_module(module: ModuleOp) -> None:
     for op in module.walk():
         _check_dominance(op, order)
         verify_op(op)
+        _check_terminators(op)
         _check_scf_yields(op)
         if isinstance(op, func.FuncOp):
             _check_func_attrs(op)
@@ -172,6 +174,27 @@ def _dominators(region) -> dict[Block, set[Block]]:
             if new != dom[b]:
                 dom[b], changed = new, True
     return dom
+
+
+def _check_terminators(op: Operation) -> None:
+    """Every block of a region ends with a terminator, unless the op says its regions need none (MLIR's rule;
+    xDSL checks only that a terminator is last where there is one, so e.g. an `scf.while` whose `before` region
+    was written as `{ }` verified, and printed as IR that does not parse back)."""
+    if not op.regions or op.has_trait(NoTerminator):
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if last is None:
+                raise PtoError(
+                    f"'{op.name}' op has an empty block in a region: expected at least a terminator", op=op
+                )
+            if not last.has_trait(IsTerminator):
+                raise PtoError(
+                    f"'{op.name}' op has a block with no terminator (it ends with '{last.name}'); end the block "
+                    "with the terminator the op expects",
+                    op=last,
+                )
 
 
 def _check_scf_yields(op: Operation) -> None:
