@@ -522,6 +522,25 @@ class TileType(_Shaped, ParametrizedAttribute, TypeAttribute):
                 )
 
 
+_SWAPPED_LAYOUT = {"row_major": "col_major", "col_major": "row_major", "none_box": "none_box"}
+
+
+def transpose_view_type(t: TileType, axes: Sequence[int]) -> TileType:
+    """The type of the zero-copy `pto.transpose_view` of `t` by `axes`: the same bytes read as the permuted shape.
+
+    Shape and valid region are permuted.  A 2-D tile transposed by (1, 0) swaps row_major and col_major in both
+    `blayout` and `slayout` (fractal and pad kept): column-major [a, b] bytes are row-major [b, a] bytes, and a
+    (16 x n) row-major fractal box is an (n x 16) column-major one.  Any other rank or the identity keeps the view.
+    """
+    shape = [t.get_shape()[i] for i in axes]
+    valid = [t.get_valid()[i] for i in axes]
+    if t.rank == 2 and tuple(axes) == (1, 0):
+        return t.with_(
+            shape=shape, valid=valid, blayout=_SWAPPED_LAYOUT[t.blayout.data], slayout=_SWAPPED_LAYOUT[t.slayout.data]
+        )
+    return t.with_(shape=shape, valid=valid)
+
+
 def tile_bytes(tile: TileType) -> int | None:
     """Byte size of a tile: ceil(product of the shape x element bits / 8); None if a dimension is dynamic."""
     n = 1

@@ -44,7 +44,7 @@ from pypto_mlir.dialects.pto_ops import (
     TransposeViewOp,
     get_int_attr,
 )
-from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape, tile_bytes
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape, tile_bytes, transpose_view_type
 
 from ..analysis.affinity import is_boundary_move, move_direction
 from ..analysis.lanes import SPLIT_CODE_NAMES, SPLIT_NONE, SPLIT_UP_DOWN, split_dim_of_code
@@ -139,11 +139,7 @@ def build_carrier(src: SSAValue, kind: str, op: Operation) -> tuple[list[Operati
     if kind == "col":
         vt = v.type
         assert isinstance(vt, TileType)
-        rr = vt.with_(
-            shape=list(reversed(vt.get_shape())), blayout="row_major", slayout="row_major",
-            valid=list(reversed(vt.get_valid())),
-        )
-        tv = TransposeViewOp(v, rr)
+        tv = TransposeViewOp(v, transpose_view_type(vt, (1, 0)))  # col/col [a, b] -> row/row [b, a]
         _named(tv.result, base, "_rr")
         ops.append(tv)
         v = tv.result
