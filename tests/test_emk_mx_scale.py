@@ -120,3 +120,18 @@ def test_transpose_view_of_a_plain_scale_gives_wrong_data():
     assert _check(text, after).ok
     res = _check(text, _view_of_plain_scale(after))
     assert not res.ok and res.stage == "compare", res.report
+
+
+def test_manual_scale_pushes_compute_the_kernel():
+    """The hand-written kernel (mx_manual_push.mlir, a5) computes the mixed kernel of mx_scale_none.mlir once
+    AdaptManualVtoCPush has planned its scale pushes; as written (plain ND scales pushed), the oracle refuses it."""
+    mixed = _kernel("mx_scale_none.mlir")
+    manual = _kernel("mx_manual_push.mlir").replace("a2a3", "a5")
+    m = parse_module(manual, "<manual>")
+    apply_pipeline(m, "expand-mixed-kernel")
+    after = print_module(m)
+    assert "%w8_rr = pto.transpose_view" in after and "%s8_mx = pto.move" in after
+    res = _check(mixed, after)
+    assert res.ok, res.report
+    raw = _check(mixed, manual)
+    assert not raw.ok and "takes only a row/row fractal-32 carrier" in raw.report
