@@ -247,9 +247,9 @@ def _one(ops: list[Operation], what: str, where: str, fix: str, op: Operation) -
     if len(ops) == 1:
         return ops[0]
     if not ops:
-        raise PtoError(f"{PASS}: this MX scale push needs {what}, but {where} has none; {fix}", op=op)
+        raise PtoError(f"{PASS}: this MX scale push needs a {what}, but {where} has none; {fix}", op=op)
     raise PtoError(
-        f"{PASS}: this MX scale push needs a unique {what}, but {where} has {len(ops)} (at "
+        f"{PASS}: this MX scale push needs exactly one {what}, but {where} has {len(ops)} (at "
         f"{', '.join(_at(o) for o in ops)}); give each pipe its own id",
         op=op,
     )
@@ -269,7 +269,7 @@ class _ManualPipe:
         fix_init = f"initialize V2C pipe {pid} once with pto.aiv_initialize_pipe {{id = {pid}}}"
         self.init = _one(
             [o for o in aiv.walk() if isinstance(o, AivInitializePipeOp) and pipe_id(o) == pid],
-            f"the pto.aiv_initialize_pipe of V2C pipe {pid}", fname, fix_init, push,
+            f"pto.aiv_initialize_pipe of V2C pipe {pid}", fname, fix_init, push,
         )
         imp = self.init.operands[1].owner
         if not isinstance(imp, ImportPeerBufferOp):
@@ -293,12 +293,12 @@ class _ManualPipe:
         name = imp.buffer_name.data
         reserve = _one(
             [o for o in peer.walk() if isinstance(o, ReserveBufferOp) and o.buffer_name.data == name],
-            f"a pto.reserve_buffer named '{name}' in its peer", f"@{peer_name}",
+            f"pto.reserve_buffer named '{name}' in its peer", f"@{peer_name}",
             f"reserve the V2C ring '{name}' in @{peer_name}", push,
         )
         peer_init = _one(
             [o for o in peer.walk() if isinstance(o, AicInitializePipeOp) and pipe_id(o) == pid],
-            f"the pto.aic_initialize_pipe of V2C pipe {pid} in its peer", f"@{peer_name}",
+            f"pto.aic_initialize_pipe of V2C pipe {pid} in its peer", f"@{peer_name}",
             f"initialize V2C pipe {pid} in @{peer_name} with pto.aic_initialize_pipe {{id = {pid}}}", push,
         )
         if peer_init.operands[1] is not reserve.results[0]:
