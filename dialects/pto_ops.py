@@ -85,6 +85,7 @@ from .pto_types import (
     format_dim,
     format_shape,
     is_cube_memory,
+    transpose_view_type,
 )
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -636,6 +637,22 @@ class TransposeViewOp(_TransposeBase):
 
     name = "pto.transpose_view"
     traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
+
+    def verify_(self) -> None:
+        super().verify_()
+        a, b = _tile(self.src, "transpose_view source"), _tile(self.result, "transpose_view result")
+        want = transpose_view_type(a, self.get_axes())
+        got_view = (b.space, b.blayout.data, b.slayout.data, b.fractal.data, b.pad.data, b.get_valid())
+        want_view = (want.space, want.blayout.data, want.slayout.data, want.fractal.data, want.pad.data, want.get_valid())
+        if got_view != want_view:
+            raise VerifyException(
+                f"'pto.transpose_view' is a zero-copy view (the source's bytes read in the transposed shape), so its "
+                f"result must be '{want.space}' with blayout = {want.blayout.data}, slayout = {want.slayout.data}, "
+                f"fractal = {want.fractal.data}, pad = {want.pad.data}, valid = {format_shape(want.get_valid())}; got "
+                f"'{b.space}' with blayout = {b.blayout.data}, slayout = {b.slayout.data}, fractal = {b.fractal.data}, "
+                f"pad = {b.pad.data}, valid = {format_shape(b.get_valid())}. To change the layout, pto.move the tile "
+                f"first, or use pto.transpose (a data transpose)"
+            )
 
 
 @irdl_op_definition

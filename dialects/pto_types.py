@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     Float8E4M3FNType,
+    Float8E8M0FNUType,
     Float8E5M2Type,
     Float16Type,
     Float32Type,
@@ -44,7 +45,9 @@ MEMORY_SPACES = ("vec", "mat", "left", "right", "acc", "bias", "left_scale", "ri
 CUBE_MEMORY_SPACES = frozenset(MEMORY_SPACES) - {"vec"}
 LAYOUTS = ("none_box", "row_major", "col_major")
 PADS = ("null", "zero", "max", "min")
-TENSOR_LAYOUTS = ("nd", "dn", "nz")
+TENSOR_LAYOUTS = ("nd", "dn", "nz", "mx_a_zz", "mx_b_nn")
+# The MX scale layouts of a GM tensor (reference TensorView MX_A_ZZ / MX_B_NN): an f8E8M0FNU 2-D scale.
+MX_TENSOR_LAYOUTS = ("mx_a_zz", "mx_b_nn")
 TARGETS = ("a2a3", "a5")
 KINDS = ("opaque", "orchestration", "incore", "aic", "aiv", "group", "spmd", "inline")
 SPLIT_MODES = ("none", "up_down", "left_right")
@@ -245,7 +248,7 @@ class TensorType(_Shaped, ParametrizedAttribute, TypeAttribute):
             layout = "nd"
             if parser.parse_optional_punctuation(",") is not None:
                 pos = parser.pos
-                layout = parser.parse_identifier(" (tensor layout nd, dn or nz) expected")
+                layout = parser.parse_identifier(f" (tensor layout {', '.join(TENSOR_LAYOUTS)}) expected")
                 if layout not in TENSOR_LAYOUTS:
                     parser.raise_error(
                         f"unknown tensor layout '{layout}', expected one of: {', '.join(TENSOR_LAYOUTS)}",
@@ -267,6 +270,14 @@ class TensorType(_Shaped, ParametrizedAttribute, TypeAttribute):
             )
         if self.layout.data not in TENSOR_LAYOUTS:
             raise VerifyException(f"unknown tensor layout '{self.layout.data}'")
+        if self.layout.data in MX_TENSOR_LAYOUTS and (
+            not isinstance(self.element_type, Float8E8M0FNUType) or len(self.get_shape()) != 2
+        ):
+            raise VerifyException(
+                f"!pto.tensor layout '{self.layout.data}' is an MX scale layout (mx_a_zz: the [M, K/32] left scale, "
+                f"mx_b_nn: the [K/32, N] right scale): it needs a 2-D f8E8M0FNU tensor, got "
+                f"{len(self.get_shape())}-D {self.element_type}"
+            )
         for d in self.get_shape():
             if d != DYNAMIC and d < 0:
                 raise VerifyException("!pto.tensor dimensions must be non-negative or '?'")
@@ -520,6 +531,25 @@ class TileType(_Shaped, ParametrizedAttribute, TypeAttribute):
                     f"tile valid extent {v} on dim {i} exceeds the dimension {format_dim(d)}; "
                     f"a valid extent must lie in [0, {format_dim(d)}] or be '?'"
                 )
+
+
+_SWAPPED_LAYOUT = {"row_major": "col_major", "col_major": "row_major", "none_box": "none_box"}
+
+
+def transpose_view_type(t: TileType, axes: Sequence[int]) -> TileType:
+    """The type of the zero-copy `pto.transpose_view` of `t` by `axes`: the same bytes read as the permuted shape.
+
+    Shape and valid region are permuted.  A 2-D tile transposed by (1, 0) swaps row_major and col_major in both
+    `blayout` and `slayout` (fractal and pad kept): column-major [a, b] bytes are row-major [b, a] bytes, and a
+    (16 x n) row-major fractal box is an (n x 16) column-major one.  Any other rank or the identity keeps the view.
+    """
+    shape = [t.get_shape()[i] for i in axes]
+    valid = [t.get_valid()[i] for i in axes]
+    if t.rank == 2 and tuple(axes) == (1, 0):
+        return t.with_(
+            shape=shape, valid=valid, blayout=_SWAPPED_LAYOUT[t.blayout.data], slayout=_SWAPPED_LAYOUT[t.slayout.data]
+        )
+    return t.with_(shape=shape, valid=valid)
 
 
 def tile_bytes(tile: TileType) -> int | None:

@@ -75,7 +75,7 @@ def test_views_and_moves():
             pto.MoveOp(a, VEC.with_(memory_space="mat", reset_view=True)),
             pto.ReshapeOp(a, pto.TileType.get([32, 64], f32, "vec")),
             pto.TransposeOp(a, pto.TileType.get([128, 16], f32, "vec")),
-            pto.TransposeViewOp(a, pto.TileType.get([128, 16], f32, "vec")),
+            pto.TransposeViewOp(a, pto.TileType.get([128, 16], f32, "vec", blayout="col_major")),
             pto.SliceOp(a, [0, j], pto.TileType.get([16, 64], f32, "vec")),
             pto.SliceOp(a, [8, 0], pto.TileType.get([8, 64], f32, "vec", valid=[pto.DYNAMIC, 32]), valid=[v, 32]),
             pto.SetValidShapeOp(a, [v, 128], VEC.with_(valid=[pto.DYNAMIC, 128])),

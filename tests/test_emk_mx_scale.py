@@ -80,3 +80,58 @@ def test_partially_valid_carrier_needs_the_full_box():
     )
     res = _check(text, bad)
     assert not res.ok and "only the full physical box" in res.report
+
+
+ND_SCALE = "!pto.tile<4x32xf8E8M0FNU, vec>"
+COLCOL_SCALE = "!pto.tile<4x32xf8E8M0FNU, vec, blayout = col_major, slayout = col_major, fractal = 32>"
+RR_CARRIER = "!pto.tile<32x4xf8E8M0FNU, vec, slayout = row_major, fractal = 32>"
+
+
+def _view_of_plain_scale(after: str) -> str:
+    """The broken twin: the col/col carrier made by a transpose_view of the plain ND scale (no `_mx` move)."""
+    good = f"%w8_rr = pto.transpose_view %w8_mx : {COLCOL_SCALE} -> {RR_CARRIER}"
+    assert good in after
+    bad = re.sub(r"\n\s*%w8_mx = pto.move[^\n]*", "", after)
+    return bad.replace(good, f"%w8_rr = pto.transpose_view %w8 : {ND_SCALE} -> {RR_CARRIER}")
+
+
+def test_transpose_view_of_a_plain_scale_is_a_located_verifier_error():
+    """transpose_view is zero-copy: its result must be the source's view transposed, so the twin that skips the
+    Vec->Vec move to the consumer layout does not verify (the correct program does)."""
+    from pypto_mlir.diagnostics import PtoError
+    from pypto_mlir.verify import verify_module
+
+    text = _kernel("mx_scale_none.mlir")
+    after = _expanded(text)
+    verify_module(parse_module(after, "<good>"))
+    bad = _view_of_plain_scale(after)
+    with pytest.raises(PtoError) as info:
+        verify_module(parse_module(bad, "<bad>"))
+    assert "is a zero-copy view" in info.value.message
+    line = next(i + 1 for i, ln in enumerate(bad.splitlines()) if "%w8_rr = pto.transpose_view" in ln)
+    assert info.value.loc.line == line
+
+
+def test_transpose_view_of_a_plain_scale_gives_wrong_data():
+    """The oracle reads transpose_view as the same bytes in the result's shape and view: run unverified, the
+    broken twin delivers scrambled scales (the plain 4x32 row-major bytes are not the row/row 32x4 carrier's)."""
+    text = _kernel("mx_scale_none.mlir")
+    after = _expanded(text)
+    assert _check(text, after).ok
+    res = _check(text, _view_of_plain_scale(after))
+    assert not res.ok and res.stage == "compare", res.report
+
+
+def test_manual_scale_pushes_compute_the_kernel():
+    """The hand-written kernel (mx_manual_push.mlir, a5) computes the mixed kernel of mx_scale_none.mlir once
+    AdaptManualVtoCPush has planned its scale pushes; as written (plain ND scales pushed), the oracle refuses it."""
+    mixed = _kernel("mx_scale_none.mlir")
+    manual = _kernel("mx_manual_push.mlir").replace("a2a3", "a5")
+    m = parse_module(manual, "<manual>")
+    apply_pipeline(m, "expand-mixed-kernel")
+    after = print_module(m)
+    assert "%w8_rr = pto.transpose_view" in after and "%s8_mx = pto.move" in after
+    res = _check(mixed, after)
+    assert res.ok, res.report
+    raw = _check(mixed, manual)
+    assert not raw.ok and "takes only a row/row fractal-32 carrier" in raw.report

@@ -253,6 +253,25 @@ func.func @f(%a: !pto.tile<16x128xf32, vec>) {
 
 // -----
 
+// transpose_view is zero-copy: a plain (row-major ND) tile read as a row/row fractal-32 tile of the transposed
+// shape would be other bytes; the result view must be the source's, transposed (here col/col -> row/row).
+func.func @f(%a: !pto.tile<4x32xf8E8M0FNU, vec>) {
+  // expected-error@+1 {{'pto.transpose_view' op is a zero-copy view (the source's bytes read in the transposed shape), so its result must be 'vec' with blayout = col_major, slayout = none_box, fractal = 512, pad = null, valid = [32, 4]; got 'vec' with blayout = row_major, slayout = row_major, fractal = 32, pad = null, valid = [32, 4]. To change the layout, pto.move the tile first, or use pto.transpose (a data transpose)}}
+  %b = pto.transpose_view %a : !pto.tile<4x32xf8E8M0FNU, vec> -> !pto.tile<32x4xf8E8M0FNU, vec, slayout = row_major, fractal = 32>
+  func.return
+}
+
+// -----
+
+// The valid region is permuted with the shape.
+func.func @f(%a: !pto.tile<16x128xf32, vec, valid = [13, 128]>) {
+  // expected-error@+1 {{so its result must be 'vec' with blayout = col_major, slayout = none_box, fractal = 512, pad = null, valid = [128, 13]; got 'vec' with blayout = col_major, slayout = none_box, fractal = 512, pad = null, valid = [128, 16]}}
+  %b = pto.transpose_view %a : !pto.tile<16x128xf32, vec, valid = [13, 128]> -> !pto.tile<128x16xf32, vec, blayout = col_major>
+  func.return
+}
+
+// -----
+
 func.func @f(%a: !pto.tile<16x128xf32, vec>) {
   // expected-error@+1 {{slice has 1 offsets but the tile has rank 2}}
   %b = pto.slice %a[0] : !pto.tile<16x128xf32, vec> -> !pto.tile<16x64xf32, vec>

@@ -101,8 +101,23 @@ func.func @f(%a: !pto.tensor<16x!pto.tensor<2xf32>>) {
 
 // -----
 
-// expected-error@+1 {{unknown tensor layout 'zz', expected one of: nd, dn, nz}}
+// expected-error@+1 {{unknown tensor layout 'zz', expected one of: nd, dn, nz, mx_a_zz, mx_b_nn}}
 func.func @f(%a: !pto.tensor<16x128xf32, zz>) {
+  func.return
+}
+
+// -----
+
+// The MX scale layouts belong to 2-D f8E8M0FNU scale tensors.
+// expected-error@+1 {{!pto.tensor layout 'mx_a_zz' is an MX scale layout (mx_a_zz: the [M, K/32] left scale, mx_b_nn: the [K/32, N] right scale): it needs a 2-D f8E8M0FNU tensor, got 2-D f32}}
+func.func @f(%a: !pto.tensor<16x128xf32, mx_a_zz>) {
+  func.return
+}
+
+// -----
+
+// expected-error@+1 {{it needs a 2-D f8E8M0FNU tensor, got 3-D f8E8M0FNU}}
+func.func @f(%a: !pto.tensor<2x16x4xf8E8M0FNU, mx_b_nn>) {
   func.return
 }
 

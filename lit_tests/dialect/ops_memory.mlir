@@ -58,7 +58,7 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
   // CHECK-NEXT: %t = pto.transpose %a : !pto.tile<16x128xf16, vec> -> !pto.tile<128x16xf16, vec>
   // CHECK-NEXT: %t2 = pto.transpose %a {axes = array<i64: 1, 0>} : !pto.tile<16x128xf16, vec> -> !pto.tile<128x16xf16, vec>
   // CHECK-NEXT: %t3 = pto.transpose %b3 {axes = array<i64: 0, 2, 1>} : !pto.tile<2x16x8xf16, vec> -> !pto.tile<2x8x16xf16, vec>
-  // CHECK-NEXT: %tv = pto.transpose_view %a : !pto.tile<16x128xf16, vec> -> !pto.tile<128x16xf16, vec>
+  // CHECK-NEXT: %tv = pto.transpose_view %a : !pto.tile<16x128xf16, vec> -> !pto.tile<128x16xf16, vec, blayout = col_major>
   // CHECK-NEXT: %s = pto.slice %a[0, %j] : !pto.tile<16x128xf16, vec> -> !pto.tile<16x64xf16, vec>
   // CHECK-NEXT: %s2 = pto.slice %a[8, 0] valid [%v, 32] : !pto.tile<16x128xf16, vec> -> !pto.tile<8x64xf16, vec, valid = [?, 32]>
   // CHECK-NEXT: %sv = pto.set_validshape %a valid [%v, 128] : !pto.tile<16x128xf16, vec> -> !pto.tile<16x128xf16, vec, valid = [?, 128]>
@@ -75,7 +75,7 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
     %t = pto.transpose %a : !pto.tile<16x128xf16, vec> -> !pto.tile<128x16xf16, vec>
     %t2 = pto.transpose %a {axes = array<i64: 1, 0>} : !pto.tile<16x128xf16, vec> -> !pto.tile<128x16xf16, vec>
     %t3 = pto.transpose %b3 {axes = array<i64: 0, 2, 1>} : !pto.tile<2x16x8xf16, vec> -> !pto.tile<2x8x16xf16, vec>
-    %tv = pto.transpose_view %a : !pto.tile<16x128xf16, vec> -> !pto.tile<128x16xf16, vec>
+    %tv = pto.transpose_view %a : !pto.tile<16x128xf16, vec> -> !pto.tile<128x16xf16, vec, blayout = col_major>
     %s = pto.slice %a[0, %j] : !pto.tile<16x128xf16, vec> -> !pto.tile<16x64xf16, vec>
     %s2 = pto.slice %a[8, 0] valid [%v, 32] : !pto.tile<16x128xf16, vec> -> !pto.tile<8x64xf16, vec, valid = [?, 32]>
     %sv = pto.set_validshape %a valid [%v, 128] : !pto.tile<16x128xf16, vec> -> !pto.tile<16x128xf16, vec, valid = [?, 128]>

@@ -1,4 +1,4 @@
-// Round trip of the types and attributes: !pto.tensor (layouts nd/dn/nz, `?` dims, rank 1..3), !pto.tile with
+// Round trip of the types and attributes: !pto.tensor (layouts nd/dn/nz and the MX scale layouts mx_a_zz/mx_b_nn, `?` dims, rank 1..3), !pto.tile with
 // every view field, the canonical form (a view field equal to its memory space's implicit view is not printed,
 // for every memory space, including the vec Nx1 column whose implicit blayout is col_major), and the
 // #pto.target / #pto.kind / #pto.split attributes with every function and argument attribute.
@@ -25,11 +25,14 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
   // CHECK-SAME: %k: !pto.tensor<16x64xi4>
   // CHECK-SAME: %l: !pto.tensor<16x16xi64>
   // CHECK-SAME: %m: !pto.tensor<16x16xi16>
+  // CHECK-SAME: %n: !pto.tensor<64x4xf8E8M0FNU, mx_a_zz>
+  // CHECK-SAME: %o: !pto.tensor<4x64xf8E8M0FNU, mx_b_nn>
   func.func @tensors(%a: !pto.tensor<16x128xbf16>, %b: !pto.tensor<16x128xbf16, nd>, %c: !pto.tensor<16x128xbf16, dn>,
                      %d: !pto.tensor<16x128xbf16, nz>, %e: !pto.tensor<?x128xf32>, %f: !pto.tensor<?x?xf16, dn>,
                      %g: !pto.tensor<128xi8>, %h: !pto.tensor<2x16x128xi32>, %i: !pto.tensor<16x16xf8E4M3FN>,
                      %j: !pto.tensor<16x16xf8E5M2>, %k: !pto.tensor<16x64xi4>, %l: !pto.tensor<16x16xi64>,
-                     %m: !pto.tensor<16x16xi16>) {
+                     %m: !pto.tensor<16x16xi16>, %n: !pto.tensor<64x4xf8E8M0FNU, mx_a_zz>,
+                     %o: !pto.tensor<4x64xf8E8M0FNU, mx_b_nn>) {
     func.return
   }
 

@@ -9,7 +9,7 @@ Terms: the *scale kind* is `row` (the left scale's row/row layout) or `col` (the
 *group axis* is the dim that counts the groups of 32 along K (dim 1 of a left scale, dim 0 of a right scale);
 a split may only cut the other dim (`MX_A_ZZ` row bands for `row`, `MX_B_NN` column bands for `col`).
 
-Users: ExpandMixedKernel (the boundary and manual-push carriers), LowerAutoVectorSplit (the type of the
+Users: ExpandMixedKernel (the boundary and manual-push carriers, `carrier_type`), LowerAutoVectorSplit (the type of the
 `aic_gather` it creates for a scale), and the interpreter (which refuses a partially valid carrier on a5).
 This module depends only on xDSL and `dialects/pto_types.py`.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import Float8E8M0FNUType
 
-from pypto_mlir.dialects.pto_types import TileType, implicit_view
+from pypto_mlir.dialects.pto_types import TileType, implicit_view, transpose_view_type
 
 SCALE_SPACES = ("left_scale", "right_scale")
 SCALE_FRACTAL = 32
@@ -70,3 +70,12 @@ def scale_mat_type(dest: TileType) -> TileType:
 def is_scale_carrier(t: TileType) -> bool:
     """A `vec` tile in the row/row fractal-32 scale layout: what an a5 V->C push of an MX scale sends."""
     return t.space == "vec" and scale_kind(t) == "row"
+
+
+def carrier_type(logical: TileType, kind: str) -> TileType:
+    """The type of the row/row carrier an a5 V->C push sends for the scale box `logical` (shape and element type
+    of one producer's box): a fully valid `vec` row/row fractal-32 tile, of the box's shape for a `row` scale and
+    of the transposed shape (the `transpose_view` of the col/col box) for a `col` scale."""
+    b, s = SCALE_LAYOUTS[kind]
+    box = logical.with_(memory_space="vec", blayout=b, slayout=s, fractal=SCALE_FRACTAL, valid=logical.get_shape())
+    return transpose_view_type(box, (1, 0)) if kind == "col" else box

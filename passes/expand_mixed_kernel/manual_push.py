@@ -12,6 +12,10 @@ becomes
 
 The push keeps all its attributes; only its operand changes.  A push whose tile is already NZ is left alone,
 so the phase is idempotent and never touches the pushes of the boundary path.  a2a3 needs no adapter.
+
+An MX scale push (a `tpush_to_aic` of an `f8E8M0FNU` tile) is planned first, from the `tpop_from_aiv` that
+consumes it in the peer AIC function (`mx_scale.adapt_manual_mx_pushes`: pairing by V2C pipe id and order, the
+same row/row carrier as the boundary path); the NZ adapter then skips its carrier.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from pypto_mlir.dialects.pto_types import NZ, TileType
 
 from ..analysis.mx_scale import is_scale_carrier
 from ..common import kind_of, with_loc
+from .mx_scale import adapt_manual_mx_pushes
 
 
 def nz_transfer_type(t: TileType) -> TileType:
@@ -55,9 +60,11 @@ class AdaptNonNzPushToAic(RewritePattern):
 
 
 def adapt_manual_v2c_pushes(module: ModuleOp, target: str) -> None:
-    """Give every non-NZ `tpush_to_aic` of every AIV function the a5 adapter move (no-op on a2a3)."""
+    """Give every `tpush_to_aic` of every AIV function its a5 transfer view: the MX scale carrier planned from the
+    consumer's pop, else the NZ adapter move for a non-NZ tile (no-op on a2a3)."""
     if target != "a5":
         return
+    adapt_manual_mx_pushes(module)  # MX scales first: planned from the consumer's pop (mx_scale.py)
     walker = PatternRewriteWalker(GreedyRewritePatternApplier([AdaptNonNzPushToAic()], dce_enabled=False), apply_recursively=False)
     for f in module.ops:
         if isinstance(f, func.FuncOp) and kind_of(f) == "aiv" and f.body.blocks:

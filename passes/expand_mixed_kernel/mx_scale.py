@@ -30,7 +30,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_ops import (
     AicGatherOp,
     AicInitializePipeOp,
@@ -44,12 +44,13 @@ from pypto_mlir.dialects.pto_ops import (
     TransposeViewOp,
     get_int_attr,
 )
-from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape, tile_bytes
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape, tile_bytes, transpose_view_type
 
 from ..analysis.affinity import is_boundary_move, move_direction
 from ..analysis.lanes import SPLIT_CODE_NAMES, SPLIT_NONE, SPLIT_UP_DOWN, split_dim_of_code
 from ..analysis.mx_scale import (
     GROUP_AXIS,
+    carrier_type,
     SCALE_FRACTAL,
     SCALE_LAYOUTS,
     SCALE_SPACES,
@@ -61,6 +62,7 @@ from ..analysis.mx_scale import (
 )
 from ..common import kind_of, with_loc
 from .boundaries import _BoundaryPattern, _named
+from .pipe_metadata import pipe_id
 from .split import SideBody
 
 PASS = "ExpandMixedKernel"
@@ -139,16 +141,13 @@ def build_carrier(src: SSAValue, kind: str, op: Operation) -> tuple[list[Operati
     if kind == "col":
         vt = v.type
         assert isinstance(vt, TileType)
-        rr = vt.with_(
-            shape=list(reversed(vt.get_shape())), blayout="row_major", slayout="row_major",
-            valid=list(reversed(vt.get_valid())),
-        )
-        tv = TransposeViewOp(v, rr)
+        tv = TransposeViewOp(v, transpose_view_type(vt, (1, 0)))  # col/col [a, b] -> row/row [b, a]
         _named(tv.result, base, "_rr")
         ops.append(tv)
         v = tv.result
     for o in ops:
         with_loc(o, op)
+    assert v.type == carrier_type(t, kind), (v.type, carrier_type(t, kind))
     return ops, v
 
 
@@ -238,3 +237,186 @@ def mx_ring_hint(f: func.FuncOp) -> str:
         "; an MX matmul whose four operands (lhs, lhs scale, rhs, rhs scale) all cross before their use holds four "
         "slots, so it needs pto.slot_num = 4 even with the scale carriers right"
     )
+
+
+# -- hand-written pushes (AdaptManualVtoCPush, the MX half) ------------------------------------------------------
+
+
+def _one(ops: list[Operation], what: str, where: str, fix: str, op: Operation) -> Operation:
+    """The single op of `ops`, or a located error saying there is none or more than one."""
+    if len(ops) == 1:
+        return ops[0]
+    if not ops:
+        raise PtoError(f"{PASS}: this MX scale push needs a {what}, but {where} has none; {fix}", op=op)
+    raise PtoError(
+        f"{PASS}: this MX scale push needs exactly one {what}, but {where} has {len(ops)} (at "
+        f"{', '.join(_at(o) for o in ops)}); give each pipe its own id",
+        op=op,
+    )
+
+
+def _at(op: Operation) -> str:
+    loc = location_of(op)
+    return f"{loc.line}:{loc.col}" if loc is not None else op.name
+
+
+class _ManualPipe:
+    """One hand-written V2C pipe of an AIV function, resolved to its consumer: the AIV import of the ring leads to
+    the AIC `reserve_buffer`, and the pipe's pushes (in the AIV) and pops (in the AIC) pair up in order."""
+
+    def __init__(self, aiv: func.FuncOp, pid: int, funcs: dict[str, func.FuncOp], push: TPushToAicOp):
+        fname = f"@{aiv.sym_name.data}"
+        fix_init = f"initialize V2C pipe {pid} once with pto.aiv_initialize_pipe {{id = {pid}}}"
+        self.init = _one(
+            [o for o in aiv.walk() if isinstance(o, AivInitializePipeOp) and pipe_id(o) == pid],
+            f"pto.aiv_initialize_pipe of V2C pipe {pid}", fname, fix_init, push,
+        )
+        imp = self.init.operands[1].owner
+        if not isinstance(imp, ImportPeerBufferOp):
+            raise PtoError(
+                f"{PASS}: this MX scale push is planned from its consumer's pop, but the V2C buffer of pipe {pid} "
+                f"(operand 2 of the pto.aiv_initialize_pipe at {_at(self.init)}) is not a pto.import_peer_buffer, so "
+                f"the AIC function that pops it cannot be found; import the AIC's V2C ring with "
+                f"pto.import_peer_buffer {{peer_func = @<aic>}}",
+                op=push,
+            )
+        peer_name = imp.peer_func.root_reference.data
+        peer = funcs.get(peer_name)
+        if peer is None or kind_of(peer) != "aic" or not peer.body.blocks:
+            what = "does not exist" if peer is None else "is not an AIC function with a body"
+            raise PtoError(
+                f"{PASS}: this MX scale push is planned from its consumer's pop, but the peer of V2C pipe {pid} "
+                f"(peer_func @{peer_name} of the pto.import_peer_buffer at {_at(imp)}) {what}; name the AIC kernel "
+                f"that reserves '{imp.buffer_name.data}'",
+                op=push,
+            )
+        name = imp.buffer_name.data
+        reserve = _one(
+            [o for o in peer.walk() if isinstance(o, ReserveBufferOp) and o.buffer_name.data == name],
+            f"pto.reserve_buffer named '{name}' in its peer", f"@{peer_name}",
+            f"reserve the V2C ring '{name}' in @{peer_name}", push,
+        )
+        peer_init = _one(
+            [o for o in peer.walk() if isinstance(o, AicInitializePipeOp) and pipe_id(o) == pid],
+            f"pto.aic_initialize_pipe of V2C pipe {pid} in its peer", f"@{peer_name}",
+            f"initialize V2C pipe {pid} in @{peer_name} with pto.aic_initialize_pipe {{id = {pid}}}", push,
+        )
+        if peer_init.operands[1] is not reserve.results[0]:
+            raise PtoError(
+                f"{PASS}: the pto.aic_initialize_pipe of V2C pipe {pid} in @{peer_name} (at {_at(peer_init)}) does "
+                f"not take the ring '{name}' this pipe's import names; pass %{reserve.results[0].name_hint or name} "
+                f"as its V2C buffer",
+                op=push,
+            )
+        self.pushes = [o for o in aiv.walk() if isinstance(o, TPushToAicOp) and pipe_id(o) == pid]
+        self.pops = [o for o in peer.walk() if isinstance(o, TPopFromAivOp) and pipe_id(o) == pid]
+        if len(self.pushes) != len(self.pops):
+            raise PtoError(
+                f"{PASS}: V2C pipe {pid} has {len(self.pushes)} pto.tpush_to_aic in {fname} but "
+                f"{len(self.pops)} pto.tpop_from_aiv in @{peer_name}; pushes and pops pair up in order, so an MX "
+                f"scale push cannot find its consumer. Give every push on the pipe one pop",
+                op=push,
+            )
+        self.peer_name = peer_name
+        self.pid = pid
+        self.slot_size = get_int_attr(self.init, "slot_size") or 0
+
+    def pop_of(self, push: TPushToAicOp) -> TPopFromAivOp:
+        return self.pops[self.pushes.index(push)]
+
+
+def _manual_lane_box(push: TPushToAicOp, pop: TPopFromAivOp, kind: str, pid: int) -> tuple[TileType, int]:
+    """One producer's logical box of the scale `pop` receives, and how many producers fill the slot.
+
+    The split code of a hand-written transfer is the code the FIFO carries, as in the pass's own output: the
+    carrier's rows for both kinds (a `row` scale's MX_A_ZZ row bands; a `col` scale's MX_B_NN column bands, which
+    are the rows of its transposed carrier)."""
+    pt = pop.result.type
+    assert isinstance(pt, TileType)
+    c_push, c_pop = push.split.value.data, pop.split.value.data
+    if c_push != c_pop:
+        raise PtoError(
+            f"{PASS}: this MX scale push carries split = {c_push} ({SPLIT_CODE_NAMES[c_push]}) but its consumer, the "
+            f"pto.tpop_from_aiv at {_at(pop)} (V2C pipe {pid}), pops with split = {c_pop} "
+            f"({SPLIT_CODE_NAMES[c_pop]}); both ends of a transfer carry the same code",
+            op=push,
+        )
+    if DYNAMIC in pt.get_shape():
+        raise PtoError(f"{PASS}: an MX scale carrier needs a static box, the consumer pops {pt}", op=push)
+    if c_push == SPLIT_NONE:
+        return pt, 1
+    if c_push != SPLIT_UP_DOWN:
+        cut = GROUP_AXIS[kind]
+        raise PtoError(
+            f"{PASS}: this MX scale push carries split = {c_push} ({SPLIT_CODE_NAMES[c_push]}); the FIFO holds the "
+            f"row/row carrier, and for a {kind}/{kind} scale that split cuts the logical scale along its "
+            f"scale-group axis (dim {cut}). An MX scale crosses split only as {BAND[kind]}, which the carrier "
+            f"carries as split = 1 on both ends",
+            op=push,
+        )
+    dim = 0 if kind == "row" else 1  # the logical dim the carrier's rows are
+    shape = list(pt.get_shape())
+    if not pt.is_fully_valid() or shape[dim] % 2:
+        raise PtoError(
+            f"{PASS}: this split MX scale push needs a fully valid consumer box with an even dim {dim}, but the "
+            f"pto.tpop_from_aiv at {_at(pop)} pops {pt}; pad the scale to full even boxes, or push it unsplit",
+            op=push,
+        )
+    shape[dim] //= 2
+    return pt.with_(shape=shape), 2
+
+
+def _adapt_manual_mx_push(push: TPushToAicOp, pipe: _ManualPipe) -> None:
+    pop = pipe.pop_of(push)
+    pt = pop.result.type
+    assert isinstance(pt, TileType)
+    kind = scale_kind(pt)
+    if pt.space != "mat" or kind is None:
+        return  # an f8E8M0FNU tile popped as ordinary data: the NZ adapter's business
+    box, lanes = _manual_lane_box(push, pop, kind, pipe.pid)
+    want = carrier_type(box, kind)
+    need = (tile_bytes(want) or 0) * lanes
+    if need > pipe.slot_size:
+        raise PtoError(
+            f"{PASS}: the MX scale carrier of this push ({want}{', two lanes' if lanes == 2 else ''}) is {need} "
+            f"bytes, but V2C pipe {pipe.pid} has slot_size = {pipe.slot_size}; raise the slot_size of both "
+            f"initialize_pipe ops (and the ring's size) to at least {need}",
+            op=push,
+        )
+    t = push.tile.type
+    assert isinstance(t, TileType)
+    if t == want:
+        return  # already at the boundary view: the pass's own pushes, and a second run
+    logical = box.with_(memory_space="vec", reset_view=True, valid=box.get_valid())
+    if not is_e8m0(t) or t.get_shape() != box.get_shape() or t.get_valid() != box.get_valid():
+        raise PtoError(
+            f"{PASS}: this push sends {t}, but its consumer, the pto.tpop_from_aiv at {_at(pop)} (V2C pipe "
+            f"{pipe.pid}) in @{pipe.peer_name}, pops the MX scale {pt}: the push must send "
+            f"{'one lane box of ' if lanes == 2 else ''}that scale (a vec tile of shape "
+            f"{format_shape(logical.get_shape())}, valid {format_shape(logical.get_valid())}) or its row/row "
+            f"carrier {want}",
+            op=push,
+        )
+    ops, carrier = build_carrier(push.tile, kind, push)
+    block = push.parent_block()
+    assert block is not None
+    block.insert_ops_before(ops, push)
+    push.operands[0] = carrier
+
+
+def adapt_manual_mx_pushes(module: ModuleOp) -> None:
+    """Plan every `tpush_to_aic` of an `f8E8M0FNU` tile in an AIV function from its consumer's pop (a5; see the
+    module doc): the push gets the carrier ops of `build_carrier` and keeps all its attributes."""
+    funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    for f in funcs.values():
+        if kind_of(f) != "aiv" or not f.body.blocks:
+            continue
+        pipes: dict[int, _ManualPipe] = {}
+        for push in [o for o in f.walk() if isinstance(o, TPushToAicOp)]:
+            t = push.tile.type
+            if not isinstance(t, TileType) or not is_e8m0(t):
+                continue
+            pid = pipe_id(push)
+            if pid not in pipes:
+                pipes[pid] = _ManualPipe(f, pid, funcs, push)
+            _adapt_manual_mx_push(push, pipes[pid])

@@ -21,6 +21,7 @@ from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.lanes import window_valid
 
+from .layout import reinterpret, view_of
 from .registry import impl
 from .values import (
     InterpError,
@@ -118,11 +119,26 @@ def _reshape(op, args):
     return [emit(op, a.data.reshape(shape), shape)]
 
 
-@impl(P.TransposeOp, P.TransposeViewOp)
+@impl(P.TransposeOp)
 def _transpose(op, args):
     (a,) = args
     axes = op.get_axes()
     return [emit(op, np.transpose(a.data, axes), tuple(a.valid[i] for i in axes))]
+
+
+@impl(P.TransposeViewOp)
+def _transpose_view(op, args):
+    """A zero-copy view: the source's bytes (in the source type's physical order) read in the result type's shape
+    and view.  When the result view is the source's transposed (what the verifier requires) this is the logical
+    transpose; a result view that is not (e.g. a plain ND tile read as a row/row fractal-32 carrier) scrambles."""
+    (a,) = args
+    axes = op.get_axes()
+    src_t, res_t = op.src.type, rtype(op)
+    valid = tuple(a.valid[i] for i in axes)
+    if a.data.ndim != 2:
+        return [emit(op, np.transpose(a.data, axes), valid)]
+    data = reinterpret(a.data, view_of(src_t), view_of(res_t), static_shape(res_t))
+    return [emit(op, data, valid)]
 
 
 def mixed_values(static: tuple[int, ...], dynamic: list[Any]) -> list[int]:
