@@ -10,11 +10,12 @@ yielded into a live slot (closure over the yield, so multi-stage FIFO rotations 
 
 from __future__ import annotations
 
-from xdsl.dialects import func, scf
+from xdsl.dialects import scf
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_ops import TPOP_OPS, ImportPeerBufferOp, ReserveBufferOp, StoreOp
+from pypto_mlir.dialects.pto_ops import StoreOp
 from pypto_mlir.dialects.pto_types import TensorType
 
 from .lineage import gm_origin, param_direction
@@ -263,15 +264,17 @@ def _strip_if(body: SideBody, op: scf.IfOp) -> None:
 # 5/7. DCE
 # ---------------------------------------------------------------------------------------------------------------
 
-_KEPT = (StoreOp, *TPOP_OPS, ReserveBufferOp, ImportPeerBufferOp, func.CallOp)
-
-
 def _removable(op: Operation) -> bool:
-    return bool(op.results) and not op.regions and not isinstance(op, _KEPT) and all(not r.uses for r in op.results)
+    """An unused value-producing op without regions whose declared effects are at most reads (or allocations of
+    its own results): the op's effects decide, one rule (xDSL's `is_trivially_dead`). Ops with unknown effects
+    (store, tpop, pipe setup, calls, `tile_put` / `tensor_put` / `tensor_get` writing this or a peer device's GM,
+    ...; dialects/pto_ops.py says which) are never removed, whether or not their result is read."""
+    return bool(op.results) and not op.regions and is_trivially_dead(op)
 
 
 def dce(body: SideBody) -> None:
-    """Erase unused value-producing ops (never stores, pops, setup, calls, or compound ops).
+    """Erase unused value-producing ops whose effects allow it (never stores, pops, setup, calls, communication
+    or compound ops).
 
     One pass in reverse post-order reaches the fixed point: an op is visited after every op that can read it
     (those come later in its block, or nested in a later op), so when it is visited each of its users has
