@@ -36,7 +36,6 @@ from xdsl.rewriter import InsertPoint
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
-from pypto_mlir.dialects.pto_traits import NoDuplicate
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
@@ -157,6 +156,14 @@ class ConvertPureIncoreKernel(RewritePattern):
         rewriter.notify_op_modified(op)
 
 
+def placement_of(kernel: func.FuncOp) -> AffinityAnalysis:
+    """Where the split puts each op of a mixed kernel: by `placed_affinity` (a no-duplicate op such as
+    `pto.notify` goes to the AIV only). Every affinity the split and the fence placement read comes from here,
+    so a recomputation (after `insert_gm_fences`) cannot fall back to the intrinsic affinity and copy a notify
+    to both sides."""
+    return AffinityAnalysis(kernel, placement=True)
+
+
 def build_side(original: func.FuncOp, side: str, target: str, affinity: AffinityAnalysis, name: str) -> SideBody:
     """Clone, lower the boundaries for this side, prune the other side, then repair and DCE."""
     body = SideBody.clone_of(original, side, target, affinity)
@@ -185,11 +192,9 @@ class ExpandMixedIncoreKernel(RewritePattern):
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         if kind_of(op) != "incore" or not op.body.blocks:
             return
-        affinity = AffinityAnalysis(op)
-        if affinity.of_block(op.body.block) != Affinity.MIXED:
+        if AffinityAnalysis(op).of_block(op.body.block) != Affinity.MIXED:
             return
-        if any(o.has_trait(NoDuplicate) for o in op.walk()):
-            affinity = AffinityAnalysis(op, placement=True)  # no-duplicate ops (pto.notify) go to the AIV only
+        affinity = placement_of(op)
         check_transpose_hazard(op)
         reject_unlowered_split(op)
         name = op.sym_name.data
@@ -203,7 +208,7 @@ class ExpandMixedIncoreKernel(RewritePattern):
                 )
         target = self.state.target
         if insert_gm_fences(op, affinity):
-            affinity = AffinityAnalysis(op)  # the fences are cube and vector ops of the mixed body
+            affinity = placement_of(op)  # the fences are cube and vector ops of the mixed body
         aic = build_side(op, "aic", target, affinity, aic_name)
         aiv = build_side(op, "aiv", target, affinity, aiv_name)
         rewriter.insert([aic.func, aiv.func], InsertPoint.before(op))

@@ -1,6 +1,7 @@
 """Loop-state repair, DCE and dangling-GM remapping of one split side (reference §6, `FinalizeSplitCoreBody`).
 
 Order, per side:
+  0. a loop yield of a pruned store's result yields the store's destination
   1. strip dead iter_args          4. strip dangling scf.if results     7. DCE
   2. pull back missing init values 5. DCE                               8. remap dangling GM tensors to params
   3. identity yields for dangling  6. strip dead iter_args again
@@ -10,11 +11,12 @@ yielded into a live slot (closure over the yield, so multi-stage FIFO rotations 
 
 from __future__ import annotations
 
-from xdsl.dialects import func, scf
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects import scf
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_ops import TPOP_OPS, ImportPeerBufferOp, ReserveBufferOp, StoreOp
+from pypto_mlir.dialects.pto_ops import StoreOp
 from pypto_mlir.dialects.pto_types import TensorType
 
 from .lineage import gm_origin, param_direction
@@ -178,6 +180,34 @@ def fixup_iter_arg_inits(body: SideBody) -> None:
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def _pruned_store_dest(body: SideBody, v: SSAValue) -> SSAValue | None:
+    """The side value of the GM tensor a pruned `pto.store` wrote, for its undefined result `v` (a store returns
+    its destination under a new name), following a chain of pruned stores; None when none is defined here.  The
+    destination dominates the store, so it is visible wherever the store's result was."""
+    orig = body.undefined.get(v)
+    while isinstance(orig, OpResult) and isinstance(orig.op, StoreOp):
+        dest = orig.op.dest
+        mine = body.value_map.get(dest)
+        if mine is not None and not body.is_undefined(mine):
+            return mine
+        orig = dest
+    return None
+
+
+def forward_pruned_store_yields(body: SideBody) -> None:
+    """A loop yielding the result of a store pruned from this side yields the store's destination tensor (step 0,
+    before any carry is stripped): a carry of GM buffers that rotates them (ping-pong scratch tensors) keeps
+    rotating on the side that does not store, instead of the identity yield of step 3 freezing it."""
+    for op in list(_walk_post(body.func.body.block)):
+        if not (isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), (scf.ForOp, scf.WhileOp))):
+            continue
+        for i, v in enumerate(op.operands):
+            if isinstance(v.type, TensorType) and body.is_undefined(v):
+                dest = _pruned_store_dest(body, v)
+                if dest is not None:
+                    op.operands = [dest if k == i else w for k, w in enumerate(op.operands)]
+
+
 def fixup_dangling_yields(body: SideBody) -> None:
     for op in list(_walk_post(body.func.body.block)):
         if isinstance(op, scf.ForOp):
@@ -263,15 +293,17 @@ def _strip_if(body: SideBody, op: scf.IfOp) -> None:
 # 5/7. DCE
 # ---------------------------------------------------------------------------------------------------------------
 
-_KEPT = (StoreOp, *TPOP_OPS, ReserveBufferOp, ImportPeerBufferOp, func.CallOp)
-
-
 def _removable(op: Operation) -> bool:
-    return bool(op.results) and not op.regions and not isinstance(op, _KEPT) and all(not r.uses for r in op.results)
+    """An unused value-producing op without regions whose declared effects are at most reads (or allocations of
+    its own results): the op's effects decide, one rule (xDSL's `is_trivially_dead`). Ops with unknown effects
+    (store, tpop, pipe setup, calls, `tile_put` / `tensor_put` / `tensor_get` writing this or a peer device's GM,
+    ...; dialects/pto_ops.py says which) are never removed, whether or not their result is read."""
+    return bool(op.results) and not op.regions and is_trivially_dead(op)
 
 
 def dce(body: SideBody) -> None:
-    """Erase unused value-producing ops (never stores, pops, setup, calls, or compound ops).
+    """Erase unused value-producing ops whose effects allow it (never stores, pops, setup, calls, communication
+    or compound ops).
 
     One pass in reverse post-order reaches the fixed point: an op is visited after every op that can read it
     (those come later in its block, or nested in a later op), so when it is visited each of its users has
@@ -343,6 +375,7 @@ def check_no_undefined(body: SideBody) -> None:
 
 
 def finalize_split_body(body: SideBody) -> None:
+    forward_pruned_store_yields(body)
     strip_dead_iter_args(body)
     fixup_iter_arg_inits(body)
     fixup_dangling_yields(body)

@@ -17,32 +17,8 @@ class Known:
     features: frozenset[str] = frozenset()
 
 
-KNOWN_CLASSES: tuple[Known, ...] = (
-    *(
-        Known(
-            f"emk-dce-drops-{feat.split(':')[1].replace('_', '-')}",
-            f"ExpandMixedKernel's DCE erases a 'pto.{feat.split(':')[1]}' whose result is unused, though the op has "
-            "unknown (memory) effects, so the tensor it writes keeps its old contents after the pipeline "
-            "(passes/expand_mixed_kernel/repair.py: _removable only keeps StoreOp, pops, setup and calls; it should "
-            "keep every op that is not side-effect free)",
-            match="mismatch after the pipeline",
-            features=frozenset({feat}),
-        )
-        for feat in ("comm:tensor_get", "comm:tensor_put", "tail:tile_put")
-    ),
-    *(
-        Known(
-            "emk-notify-duplicated-after-gm-fence",
-            "ExpandMixedKernel places a pto.notify (NoDuplicate) on both the AIC and the AIV when the kernel also "
-            "has a GM exchange: after insert_gm_fences it recomputes the affinity without placement=True "
-            "(passes/expand_mixed_kernel/pass_.py, ExpandMixedIncoreKernel.match_and_rewrite), so the peer is "
-            "signalled twice",
-            match="mismatch after the pipeline",
-            features=frozenset({"comm:notify_wait", gm}),
-        )
-        for gm in ("gm_exchange", "gm_exchange_in_loop")
-    ),
-)
+# Empty: every class found so far is fixed (their reproducers in tests/kernelgen/reproducers/ now pass).
+KNOWN_CLASSES: tuple[Known, ...] = ()
 
 
 def known_class(report: str, text: str = "") -> str | None:

@@ -51,6 +51,7 @@ FEATURES = (
     + [f"tail:{k}" for k in TAIL_KINDS]
     + ["tail_in_loop", "matmul_bias", "gemv", "cube_extract", "cube_extract_in_loop"]
     + ["comm:notify_wait", "comm:tensor_get", "comm:tensor_put"]
+    + ["pingpong_scratch"]
     + ["tail:reshape:left_right"]
 )
 
@@ -590,6 +591,10 @@ def kernels(draw, max_ops: int = 4) -> str:
         v, _ = load_operand(b, s1, shape_out, [0, 0], [m, n], F32, "vec", valid if valid != [m, n] else None)
         accv = None
 
+    if v is None and accv is not None and place == "plain" and draw(st.integers(0, 5)) == 0:
+        v = _pingpong_exchange(b, accv, acc_t, vec_t, shape_out, m, n, valid)
+        accv = None
+
     if place == "if":
         b.features.add("c2v_in_scf_if")
         ci, cj = b.const_index(draw(st.integers(0, 2))), b.const_index(1)
@@ -623,6 +628,35 @@ def kernels(draw, max_ops: int = 4) -> str:
     o = b.fresh("o")
     b.emit(f"{o} = pto.store {v}, {out}[0, 0] : {vec_t}, {tensor(shape_out, F32)}")
     return _module(b, target, split, o, shape_out)
+
+
+def _pingpong_exchange(b: Builder, accv, acc_t, vec_t, shape_out, m, n, valid) -> str:
+    """A C->V exchange through two GM scratch tensors rotated by a loop's iter_args (ping-pong buffers): the
+    vector side reads %y before the cube stores the product into %x, and the yield swaps them (%y, the store's
+    result).  The side that does not store must keep rotating (the store's result is its destination), and the
+    may-alias fences must order both.  Returns the vector sum of what the vector side read."""
+    tt = tensor(shape_out, F32)
+    ping, pong = b.param("ping", tt, out=True), b.param("pong", tt, out=True)
+    b.features.update({"gm_exchange_in_loop", "pingpong_scratch"})
+    zero = b.const_f32(0.0)
+    init = b.fresh("v")
+    b.emit(f"{init} = pto.full {zero} : f32 -> {vec_t}")
+    c0, c2, c1 = b.const_index(0), b.const_index(2), b.const_index(1)
+    res, i, acc, x, y = b.fresh("pp"), b.fresh("i"), b.fresh("s"), b.fresh("x"), b.fresh("y")
+    b.emit(
+        f"{res}:3 = scf.for {i} = {c0} to {c2} step {c1} iter_args({acc} = {init}, {x} = {ping}, {y} = {pong}) "
+        f"-> ({vec_t}, {tt}, {tt}) {{"
+    )
+    b.indent += 1
+    pv, _ = load_operand(b, y, shape_out, [0, 0], [m, n], F32, "vec", valid if valid != [m, n] else None)
+    nx = b.fresh("v")
+    b.emit(f"{nx} = pto.add {acc}, {pv} : {vec_t}")
+    st_ = b.fresh("o")
+    b.emit(f"{st_} = pto.store {accv}, {x}[0, 0] : {acc_t}, {tt}")
+    b.emit(f"scf.yield {nx}, {y}, {st_} : {vec_t}, {tt}, {tt}")
+    b.indent -= 1
+    b.emit("}")
+    return f"{res}#0"
 
 
 def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_out) -> str:
