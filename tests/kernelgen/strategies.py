@@ -246,10 +246,12 @@ def _tail_kinds(b: Builder, shape, valid, allow_load: bool) -> list[str]:
     full = list(valid) == list(shape)
     if full:
         kinds += ["reshape", "reshape_swap"]  # a partially valid tile can only be reshaped to a static valid region
+        if b.split == "left_right":
+            kinds.append("reshape")  # tail:reshape:left_right (no per-lane form: kept full width) is rare otherwise
     if allow_load:
         kinds.append("binary_load")
         if full:
-            kinds.append("tile_get")  # tile_get reads a fully valid tile
+            kinds += ["tile_get"] * 2  # tile_get reads a fully valid tile; rarely legal, so listed twice
     if b.split == "none":
         # A transpose swaps the split axis: ExpandMixedKernel rejects it in an AUTO split kernel and
         # LowerAutoVectorSplit in a split_aiv_scope body.
@@ -355,6 +357,9 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
         elif kind in ("transpose", "transpose_view"):
             # A transpose round trip, scaled in between.
             tt = tile([shape[1], shape[0]], F32, "vec", [valid[1], valid[0]])
+            if kind == "transpose_view":
+                # the zero-copy view reads the row-major bytes column-major (dialects.pto_types.transpose_view_type)
+                tt = tt[:-1] + ", blayout = col_major>"
             x, y = b.fresh("tr"), b.fresh("v")
             b.emit(f"{x} = pto.{kind} {v} : {t} -> {tt}")
             b.emit(f"{y} = pto.muls {x}, {b.const_f32(-0.5)} : {tt}, f32")
