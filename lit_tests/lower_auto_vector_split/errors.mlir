@@ -84,30 +84,43 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// E-RESHAPE-ODD: an odd split axis (15 rows) reshaped onto a unit dim 0. `%s` is also used by a halved op, so
-// its producer cannot be kept full width for the reshape alone (that case is split: reshape_full_width.mlir).
+// E-RESHAPE-ODD: an odd split axis (15 rows) reshaped onto a unit dim 0. The input comes out of an scf.while,
+// which the full-width chains do not cross, so it cannot be computed whole for the reshape (the cases that can
+// are split: reshape_full_width.mlir, whole_lane_parts.mlir).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @reshape_odd(%qk: !pto.tile<15x2xf32, acc>)
+  func.func @reshape_odd(%qk: !pto.tile<15x2xf32, acc>, %c0: index)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<15x2xf32, acc> -> !pto.tile<15x2xf32, vec>
-    %e = pto.exp %s : !pto.tile<15x2xf32, vec>
+    %w = scf.while (%t = %s) : (!pto.tile<15x2xf32, vec>) -> (!pto.tile<15x2xf32, vec>) {
+      %cond = arith.cmpi slt, %c0, %c0 : index
+      scf.condition(%cond) %t : !pto.tile<15x2xf32, vec>
+    } do {
+    ^bb0(%t2: !pto.tile<15x2xf32, vec>):
+      scf.yield %t2 : !pto.tile<15x2xf32, vec>
+    }
     // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves an ODD split axis (dim 0, extent 15) onto a result whose dim 0 cannot carry it}}
-    %r = pto.reshape %s : !pto.tile<15x2xf32, vec> -> !pto.tile<1x30xf32, vec>
+    %r = pto.reshape %w : !pto.tile<15x2xf32, vec> -> !pto.tile<1x30xf32, vec>
     func.return
   }
 }
 
 // -----
 
-// E-RESHAPE-TRACK: [16, 6] -> [3, 32]: each lane's 8 rows are not one block of a single result dim (and `%s`,
-// also used by a halved op, cannot be kept full width for the reshape).
+// E-RESHAPE-TRACK: [16, 6] -> [3, 32]: each lane's 8 rows are not one block of a single result dim (and the
+// input, out of an scf.while, cannot be computed whole).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @reshape_track(%qk: !pto.tile<16x6xf32, acc>)
+  func.func @reshape_track(%qk: !pto.tile<16x6xf32, acc>, %c0: index)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
-    %e = pto.exp %s : !pto.tile<16x6xf32, vec>
+    %w = scf.while (%t = %s) : (!pto.tile<16x6xf32, vec>) -> (!pto.tile<16x6xf32, vec>) {
+      %cond = arith.cmpi slt, %c0, %c0 : index
+      scf.condition(%cond) %t : !pto.tile<16x6xf32, vec>
+    } do {
+    ^bb0(%t2: !pto.tile<16x6xf32, vec>):
+      scf.yield %t2 : !pto.tile<16x6xf32, vec>
+    }
     // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves the split axis (dim 0) across a layout this pass cannot track under split}}
-    %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
+    %r = pto.reshape %w : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
     func.return
   }
 }
@@ -115,16 +128,54 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 // -----
 
 // E-RESHAPE-TRACK under LEFT_RIGHT: the row-major [8, 16] -> [1, 128] merges the 8 rows into the split axis, so
-// a lane's 8 columns of every row are not one half of the 128 cells; `%s` also feeds a halved op, so the reshape
-// cannot run at full width either. The message says why and names the fallback.
+// a lane's 8 columns of every row are not one half of the 128 cells; the input cannot be computed whole either.
+// The message says why and names the fallback.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @reshape_track_left_right(%qk: !pto.tile<8x16xf32, acc>)
+  func.func @reshape_track_left_right(%qk: !pto.tile<8x16xf32, acc>, %c0: index)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
     %s = pto.move %qk : !pto.tile<8x16xf32, acc> -> !pto.tile<8x16xf32, vec>
-    %e = pto.exp %s : !pto.tile<8x16xf32, vec>
+    %w = scf.while (%t = %s) : (!pto.tile<8x16xf32, vec>) -> (!pto.tile<8x16xf32, vec>) {
+      %cond = arith.cmpi slt, %c0, %c0 : index
+      scf.condition(%cond) %t : !pto.tile<8x16xf32, vec>
+    } do {
+    ^bb0(%t2: !pto.tile<8x16xf32, vec>):
+      scf.yield %t2 : !pto.tile<8x16xf32, vec>
+    }
     // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves the split axis (dim 1) across a layout this pass cannot track under split ([8, 16] -> [1, 128]); each lane's half must be one contiguous block of a single result dim, and the dims before the split axis must keep their product}}
-    %r = pto.reshape %s : !pto.tile<8x16xf32, vec> -> !pto.tile<1x128xf32, vec>
+    %r = pto.reshape %w : !pto.tile<8x16xf32, vec> -> !pto.tile<1x128xf32, vec>
     func.return
+  }
+}
+
+// -----
+
+// A whole value (kept full width for the reshape) meets per-lane data, but its odd split extent (15 rows, all
+// valid) has no lane slice: lane 1's window [8, 16) passes the box.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @whole_operand_odd(%qk: !pto.tile<15x2xf32, acc>, %x: !pto.tensor<15x2xf32>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<15x2xf32, acc> -> !pto.tile<15x2xf32, vec>
+    %l = pto.load %x[0, 0] : !pto.tensor<15x2xf32> -> !pto.tile<15x2xf32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: 'pto.add' reads 's' (!pto.tile<15x2xf32, vec>), which this pass computes whole on both lanes (its producers feed a reshape or a V->C boundary that has no per-lane form), together with per-lane halves; its lane part cannot be sliced out: its split extent on dim 0 is odd (15, 15 valid): lane 1's window [8, 16) passes the 15-wide box and lane 1 is not empty}}
+    %a = pto.add %s, %l : !pto.tile<15x2xf32, vec>
+    %r = pto.reshape %s : !pto.tile<15x2xf32, vec> -> !pto.tile<1x30xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// A whole value with no lane slice (the 3-row reshape result) would be stored by both lanes, but another store
+// writes the same tensor: the lanes' stores have no defined order.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @whole_store_race(%qk: !pto.tile<16x6xf32, acc>, %out: !pto.tensor<3x32xf32> {pto.out}) -> !pto.tensor<3x32xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
+    %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'r' (!pto.tile<3x32xf32, vec>), which this pass computes whole on both lanes and cannot slice into lane parts (its split extent on dim 0 is odd (3, 3 valid): lane 1's window [2, 4) passes the 3-wide box and lane 1 is not empty), so both lanes would store the whole tile; another store writes the same tensor}}
+    %o = pto.store %r, %out[0, 0] : !pto.tile<3x32xf32, vec>, !pto.tensor<3x32xf32>
+    %o2 = pto.store %r, %o[0, 0] : !pto.tile<3x32xf32, vec>, !pto.tensor<3x32xf32>
+    func.return %o2 : !pto.tensor<3x32xf32>
   }
 }
 
@@ -220,7 +271,22 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// A window of the split axis of a per-lane tile.
+// A window of the split axis of a loaded tile whose valid cells the load did not read (rows [4, 12) of a load
+// with 10 valid rows): loading the window directly would read other cells, so it is not folded.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @slice_load_past_valid(%qk: !pto.tile<16x16xf32, acc>, %x: !pto.tensor<16x16xf32>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    %l = pto.load %x[0, 0] valid [10, 16] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec, valid = [10, 16]>
+    // expected-error@+1 {{this pto.slice takes a window of the split axis (dim 0) of the per-lane tile 'l'; each lane only holds its half, so the window would select different rows on the two lanes. Slice the full-width value before it is split (e.g. load the window directly), or slice along the other axis. The window of a loaded tile is loaded directly instead only when its valid cells are cells the load read; here the window's valid cells (offsets [4, 0], valid [8, 16]) pass the loaded tile's valid extent [10, 16]}}
+    %t = pto.slice %l[4, 0] : !pto.tile<16x16xf32, vec, valid = [10, 16]> -> !pto.tile<8x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// A window of the split axis of a per-lane tile that is not a load (a C->V boundary's).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @slice_split_axis(%qk: !pto.tile<16x16xf32, acc>)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {

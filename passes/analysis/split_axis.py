@@ -191,6 +191,16 @@ class LaneArith:
         Rewriter.insert_op(add, InsertPoint.before(before))
         return add.result
 
+    def add_static(self, orig: int | SSAValue, k: int, before: Operation) -> int | SSAValue:
+        """`orig + k` for a static `k`: folded for a static `orig`, else an `arith.addi` with a hoisted constant,
+        emitted before `before`."""
+        if isinstance(orig, int):
+            return orig + k
+        add = arith.AddiOp(self.to_index(orig, before), self.const(k))
+        add.location = before.location
+        Rewriter.insert_op(add, InsertPoint.before(before))
+        return add.result
+
     def to_index(self, value: SSAValue, before: Operation) -> SSAValue:
         if isinstance(value.type, IndexType):
             return value

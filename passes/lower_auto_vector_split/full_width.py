@@ -25,8 +25,9 @@ that is not exclusive leaves the reshape to its E-RESHAPE-ODD / E-RESHAPE-TRACK 
 
 from __future__ import annotations
 
+from xdsl.dialects import scf
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import ReshapeOp, TransposeOp, TransposeViewOp
@@ -79,9 +80,9 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
     keep: set[SSAValue] = set()
     for op in f.body.walk():
         if is_boundary_move(op) and move_direction(op) == "v2c" and gather_unplaceable(op, dim):
-            chain = _backward_chain(op.operands[0], op)
+            chain = _backward_chain(op.operands[0], op, through_axis_movers=False)
         elif reshape_unsplittable(op, dim):
-            chain = _backward_chain(op.operands[0], op)
+            chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
         else:
             continue
         if chain is not None:
@@ -89,34 +90,53 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
     return keep
 
 
-def _backward_chain(root: SSAValue, sink: Operation) -> set[SSAValue] | None:
+def _backward_chain(root: SSAValue, sink: Operation, through_axis_movers: bool) -> set[SSAValue] | None:
     chain: set[SSAValue] = set()
-    ops: set[Operation] = {sink}
     work = [root]
     while work:
         v = work.pop()
         if v in chain:
             continue
-        if not isinstance(v, OpResult):
-            if isinstance(v.type, TileType) and v.type.space == "vec":
-                return None  # a vec block argument (loop carry, parameter): not followed
+        if not _is_vec_tile(v):
+            continue  # cube values and scalars are full width on every lane already
+        if isinstance(v, BlockArgument):
+            loop = v.block.parent_op()
+            if not isinstance(loop, scf.ForOp) or v.index == 0:
+                return None  # a vec parameter, a while carry: not followed
+            _carry(chain, work, loop, v.index - 1)
             continue
+        assert isinstance(v, OpResult)
         op = v.op
-        if op.regions or isinstance(op, AXIS_MOVERS):
-            return None  # the operand's split axis may not be the function's: the gather path decides
+        if isinstance(op, scf.ForOp):
+            _carry(chain, work, op, v.index)
+            continue
+        if isinstance(op, scf.IfOp):
+            chain.add(v)  # whole when the value each branch yields is
+            work.extend(r.block.last_op.operands[v.index] for r in op.regions if r.blocks)  # type: ignore[union-attr]
+            continue
+        if op.regions or (isinstance(op, AXIS_MOVERS) and not through_axis_movers):
+            return None  # control flow; or the V->C operand's split axis may not be the function's (the gather decides)
         if move_direction(op) == "c2v":
             chain.update(op.results)
-            ops.add(op)
             continue  # the cube source stays full width anyway
         if intrinsic_affinity(op) == Affinity.CUBE or not any(isinstance(r.type, TileType) for r in op.results):
             continue  # cube values and scalars are full width on every lane already
         chain.update(op.results)
-        ops.add(op)
         work.extend(x for x in op.operands if isinstance(x.type, TileType))
-    for v in chain:
-        if any(use.operation not in ops for use in v.uses):
-            return None
     return chain
+
+
+def _is_vec_tile(v: SSAValue) -> bool:
+    return isinstance(v.type, TileType) and v.type.space == "vec"
+
+
+def _carry(chain: set[SSAValue], work: list[SSAValue], loop: scf.ForOp, i: int) -> None:
+    """A tile carried by `loop` as #i is whole when its initial and its yielded values are: the block argument
+    and the result join the chain, both sources are followed."""
+    chain.add(loop.body.block.args[i + 1])
+    chain.add(loop.results[i])
+    work.append(loop.iter_args[i])
+    work.append(loop.body.block.last_op.operands[i])  # type: ignore[union-attr]
 
 
 __all__ = ["full_width_chains", "gather_unplaceable", "reshape_unsplittable"]

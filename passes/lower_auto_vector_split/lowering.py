@@ -37,9 +37,10 @@ lane-localize a full-width source.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from xdsl.dialects import func, scf
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
@@ -72,6 +73,7 @@ from pypto_mlir.passes.analysis.mx_scale import SCALE_SPACES, scale_kind, scale_
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.lanes import (
     ceil_half,
+    lane_extents,
     lane_step,
     localized_valid,
     needs_valid_clamp,
@@ -125,6 +127,12 @@ class SplitLowering:
         self.tracked: dict[SSAValue, TileInfo] = {}
         self.own_shards: set[SSAValue] = set()
         """results of the `aiv_shard`s this lowering created (from boundary moves of the input)."""
+        self.whole: set[SSAValue] = set()
+        """values computed from full-width-chain values at full width on both lanes (besides `full_width`): a
+        reshape result with no lane window, and the vector ops on such values (`lane_part` slices them later)."""
+        self._lane_parts: dict[tuple[SSAValue, int, int], SSAValue | None] = {}
+        self.load_windows: dict[SSAValue, LoadWindow] = {}
+        """halved load result -> the full-width `pto.load` it replaced (`SliceHalving` folds a window into it)."""
         self.on_region_op = on_region_op
         from .new_ops import new_op_patterns as _new_op_patterns  # ops beyond the contract (imports this module)
 
@@ -159,6 +167,75 @@ class SplitLowering:
 
     def step_for(self, box: int) -> int:
         return lane_step(box, self.lane_stride)
+
+    # -- whole values and their lane parts -------------------------------------------------------------------
+    def is_whole(self, v: SSAValue) -> bool:
+        """Whether `v` is computed whole (full width, the unsplit program's value) on both lanes by this pass's
+        choice: a full-width chain value (`full_width.py`) or a value derived from one at full width."""
+        return v in self.full_width or v in self.whole
+
+    def lane_part(self, v: SSAValue, dim: int, step: int) -> SSAValue | None:
+        """The lane's part of the whole value `v` on `dim` with lane step `step`: `v` itself when the dim is a
+        singleton (never halved), else a `pto.slice %v[sub*step ..] [ceil(box/2) ..] valid [clamp(V - sub*step,
+        0, step) ..]` right after `v`'s definition (tracked; cached) — the cells a halved producer would hold
+        (`shard_by_full_transfer`'s rule).  None when no slice can hold it (`lane_part_problem`)."""
+        t = v.type
+        assert isinstance(t, TileType)
+        if t.rank <= dim or t.get_shape()[dim] == 1:
+            return v
+        key = (v, dim, step)
+        if key in self._lane_parts:
+            return self._lane_parts[key]
+        part: SSAValue | None = None
+        if lane_part_problem(t, dim, step) is None:
+            window = _window_step(t, dim, step)
+            assert window is not None
+            where = InsertPoint.after(v.op) if isinstance(v, OpResult) else InsertPoint.at_start(v.block)  # type: ignore[attr-defined]
+            at = v.op.next_op if isinstance(v, OpResult) else v.block.first_op  # type: ignore[attr-defined]
+            assert at is not None
+            offsets: list[int | SSAValue] = [0] * t.rank
+            offsets[dim] = self.arith.offset(0, window, at)
+            lane_valid = self.arith.lane_valid(t.get_valid()[dim], step, at)
+            lane_type = halved_tile_type(t, dim, self.lane_stride, valid=lane_valid if isinstance(lane_valid, int) else DYNAMIC)
+            valid: list[int | SSAValue] | None = None
+            if not isinstance(lane_valid, int):
+                valid = list(t.get_valid())
+                valid[dim] = lane_valid
+            sl = SliceOp(v, offsets, lane_type, valid=valid)
+            sl.location = at.location
+            Rewriter.insert_op(sl, where)
+            sl.result.name_hint = v.name_hint
+            self.track(sl.result, TileInfo(dim, ceil_half(t.get_shape()[dim]), t.get_shape()[dim], t.get_valid()[dim], step, t))
+            part = sl.result
+        self._lane_parts[key] = part
+        return part
+
+    def _take_lane_parts(self, op: Operation) -> None:
+        """Give `op` (an elementwise-family vector op, a store or an `scf.yield` of an `scf.if`) the lane part of
+        each whole tile operand: on the split dim and step of a per-lane operand it meets, else on the function's
+        split dim.  A whole operand with no lane part is left whole: the op then stays full width when all its
+        operands are whole, and is reported (`whole_operand_error`) when it meets a per-lane one."""
+        tiles = [v for v in op.operands if isinstance(v.type, TileType)]
+        partner = next((self.tracked[v] for v in tiles if v in self.tracked), None)
+        for i, v in enumerate(list(op.operands)):
+            if not isinstance(v.type, TileType) or not self.is_whole(v) or v in self.tracked:
+                continue
+            if partner is not None:
+                if v.type.rank <= partner.dim or v.type.get_shape()[partner.dim] != partner.full:
+                    continue  # a broadcast operand (or a shape verify reports)
+                part = self.lane_part(v, partner.dim, partner.step)
+                if part is None:
+                    raise whole_operand_error(op, v, partner.dim, partner.step)
+            else:
+                d = self.dim
+                if v.type.rank <= d or v.type.get_shape()[d] in (1, DYNAMIC):
+                    continue
+                part = self.lane_part(v, d, self.step_for(v.type.get_shape()[d]))
+                if part is None:
+                    if isinstance(op, StoreOp):
+                        check_whole_store(op, v, d, self.step_for(v.type.get_shape()[d]))
+                    continue
+            op.operands[i] = part
 
     # -- driver ----------------------------------------------------------------------------------------------
     def lower_block(self, block: Block) -> None:
@@ -199,6 +276,8 @@ class SplitLowering:
             return
         if self.full_width and any(r in self.full_width for r in op.results):
             return  # part of a full-width V->C chain (full_width.py): both lanes compute the whole tile
+        if (self.full_width or self.whole) and self._is_vector(op) and self._takes_lane_parts(op):
+            self._take_lane_parts(op)
         rewriter = PatternRewriter(op)
         if self.transfer_pattern.applies(op):
             self.transfer_pattern.match_and_rewrite(op, rewriter)
@@ -214,7 +293,26 @@ class SplitLowering:
         for p in self.halving_patterns:
             if p.applies(op):
                 p.match_and_rewrite(op, rewriter)
-                return
+                break
+        if (self.full_width or self.whole) and op.parent is not None:
+            self._mark_whole(op)
+
+    def _takes_lane_parts(self, op: Operation) -> bool:
+        """Ops whose whole operands are replaced by their lane parts: those of `ElementwiseHalving` and stores.
+        Window and view ops (slice, extract, reshape, reinterpret_view, gather_row, tile ops) keep their own
+        full-width-source rule."""
+        if isinstance(op, StoreOp):
+            return True
+        return next((p for p in self.halving_patterns if p.applies(op)), None).__class__ is ElementwiseHalving
+
+    def _mark_whole(self, op: Operation) -> None:
+        """A vector op left at full width whose tile operands are all whole computes a whole value too."""
+        tiles = [v for v in op.operands if isinstance(v.type, TileType)]
+        if not tiles or not all(self.is_whole(v) for v in tiles) or isinstance(op, StoreOp):
+            return
+        for r in op.results:
+            if isinstance(r.type, TileType) and r not in self.tracked:
+                self.whole.add(r)
 
     def is_input_boundary(self, op: Operation) -> bool:
         """A cube<->vector move that was a boundary in the input. `is_boundary_move` skips a move whose operand
@@ -290,8 +388,19 @@ class SplitLowering:
             self.lower_block(b)
         for i, res in enumerate(list(op.results)):
             vals = [b.last_op.operands[i] for b in blocks]  # type: ignore[union-attr]
+            partner = next((self.tracked[v] for v in vals if v in self.tracked), None)
+            if partner is not None and len(blocks) == 2:
+                for b, v in zip(blocks, vals):
+                    if self.is_whole(v) and isinstance(v.type, TileType) and v.type == partner.orig_type:
+                        part = self.lane_part(v, partner.dim, partner.step)
+                        if part is None:
+                            raise whole_operand_error(b.last_op, v, partner.dim, partner.step)  # type: ignore[arg-type]
+                        b.last_op.operands[i] = part  # type: ignore[union-attr]
+                vals = [b.last_op.operands[i] for b in blocks]  # type: ignore[union-attr]
             types = {v.type for v in vals}
             if types == {res.type}:
+                if vals and all(self.is_whole(v) for v in vals):
+                    self.whole.add(res)
                 continue
             infos = [self.tracked.get(v) for v in vals]
             if len(types) != 1 or any(x is None for x in infos):
@@ -485,6 +594,65 @@ def _window_step(src: TileType, d: int, step: int) -> int | None:
     return None
 
 
+def lane_part_problem(t: TileType, d: int, step: int) -> str | None:
+    """Why the lane parts of a whole tile `t` (box B, valid V on `d`, lane step S) cannot be `pto.slice`d out of
+    it, or None.  Lane l's part is the box `[l*S, l*S + ceil(B/2))` with valid `clamp(V - l*S, 0, S)`: it needs
+    lane 1's window inside the box or lane 1 empty (`_window_step`), both lanes together holding every valid cell
+    (`V <= 2S`: true without a stride), and static extents for the slice's valid operand."""
+    box, valid = t.get_shape()[d], t.get_valid()[d]
+    if box == DYNAMIC or valid == DYNAMIC:
+        return f"its split extent on dim {d} is a runtime value (box {format_dim(box)}, valid {format_dim(valid)})"
+    if valid > 2 * step:
+        return f"the lane windows of {step} hold {2 * step} of its {valid} valid cells on dim {d}"
+    if _window_step(t, d, step) is None:
+        half = ceil_half(box)
+        return (
+            f"its split extent on dim {d} is odd ({box}, {valid} valid): lane 1's window [{step}, {step + half}) "
+            f"passes the {box}-wide box and lane 1 is not empty"
+        )
+    lanes = set(lane_extents(valid, step))
+    if len(lanes) > 1 and any(v == DYNAMIC for i, v in enumerate(t.get_valid()) if i != d):
+        return "the lanes' valid extents differ and another dim has a runtime valid extent"
+    return None
+
+
+def whole_operand_error(op: Operation, v: SSAValue, d: int, step: int) -> PtoError:
+    """`op` meets per-lane halves and the whole value `v`, whose lane part cannot be sliced."""
+    t = v.type
+    assert isinstance(t, TileType)
+    why = lane_part_problem(t, d, step)
+    return PtoError(
+        f"{PASS}: '{op.name}' reads '{_name(v)}' ({t}), which this pass computes whole on both lanes (its producers "
+        "feed a reshape or a V->C boundary that has no per-lane form), together with per-lane halves; its lane part "
+        f"cannot be sliced out: {why}. Make the split extent even (pad the tile), or keep this value off the "
+        "per-lane data",
+        op=op,
+    )
+
+
+def check_whole_store(op: StoreOp, v: SSAValue, d: int, step: int) -> None:
+    """A whole tile with no lane part is stored by both lanes (the same cells, the same values).  That is only
+    safe when no other store writes the same tensor: the two lanes' stores have no defined order."""
+    from pypto_mlir.passes.analysis.hazards import tensor_roots
+
+    func_op = op.parent_op()
+    while func_op is not None and not isinstance(func_op, func.FuncOp):
+        func_op = func_op.parent_op()
+    if func_op is None:
+        return
+    roots = tensor_roots(op.dest)
+    for other in func_op.walk():
+        if other is not op and isinstance(other, StoreOp) and roots & tensor_roots(other.dest):
+            raise PtoError(
+                f"{PASS}: this pto.store writes '{_name(v)}' ({v.type}), which this pass computes whole on both "
+                f"lanes and cannot slice into lane parts ({lane_part_problem(v.type, d, step)}), so both lanes "  # type: ignore[arg-type]
+                "would store the whole tile; another store writes the same tensor, and the two lanes' stores have "
+                "no defined order. Make the split extent even (pad the tile), or store this value to a tensor of "
+                "its own",
+                op=op,
+            )
+
+
 def full_transfer_fits(src: TileType, d: int, step: int) -> bool:
     """Whether a boundary tile can be carried whole and lane-sliced (`_window_step`)."""
     return _window_step(src, d, step) is not None
@@ -609,7 +777,7 @@ class V2CBoundary(_SplitPattern):
         lw = self.lw
         v = op.src
         info = lw.info(v)
-        if info is None and v in lw.full_width:
+        if info is None and lw.is_whole(v):
             return  # a full-width chain crosses whole (split code 0: the cube takes lane 0's tile)
         if info is None:
             raise PtoError(
@@ -721,6 +889,16 @@ def _localize_valid_list(
     return entries, DYNAMIC
 
 
+@dataclass(frozen=True)
+class LoadWindow:
+    """A vec `pto.load` as written (before halving): its source, offsets, full-width type and attributes."""
+
+    source: SSAValue
+    offsets: list[int | SSAValue]
+    full_type: TileType
+    attributes: dict
+
+
 class LoadHalving(_SplitPattern):
     """A vec `pto.load`: halve the window on the split dim, offset it by `subblock_idx * step`, clamp the valid."""
 
@@ -735,11 +913,13 @@ class LoadHalving(_SplitPattern):
         if window is None:
             return  # rank-1 loads and singleton split dims stay full width (untracked)
         d, step, offsets = window
+        written = LoadWindow(op.source, op.get_mixed_offsets(), t, dict(op.attributes))
         valid, vt = _localize_valid_list(lw, op, t, d, op.get_mixed_valid(), step)
         new_type = halved_tile_type(t, d, lw.lane_stride, valid=vt)
         new = LoadOp(op.source, offsets, new_type, valid=valid)
         replace_rebuilt(rewriter, op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
         lw.track(new.result, lw.make_info(t, d))
+        lw.load_windows[new.result] = written
 
 
 def lane_window_offsets(lw: SplitLowering, op: Operation, t: TileType, src_rank: int):
@@ -817,6 +997,12 @@ class SliceHalving(_SplitPattern):
             "different rows on the two lanes. Slice the full-width value before it is split (e.g. load the window "
             "directly), or slice along the other axis"
         )
+        info = lw.info(op.src)
+        if info is not None and (offsets[info.dim] != 0 or t.get_shape()[info.dim] != info.full):
+            loaded = lw.load_windows.get(op.src)
+            if loaded is not None:
+                self._fold_into_load(op, loaded, info, hint)
+                return
         d, step = window_split_dim(lw, op, "pto.slice", op.src, t, offsets, hint, lane_window=True)
         if d < 0:
             return
@@ -826,6 +1012,63 @@ class SliceHalving(_SplitPattern):
         replace_rebuilt(rewriter, op, new, ("static_offsets", "static_valid", "operandSegmentSizes"))
         lw.track(new.result, lw.make_info(t, d))
         lw.verify_rewritten(new)
+
+
+    def _fold_into_load(self, op: SliceOp, loaded: LoadWindow, info: TileInfo, hint: str) -> None:
+        """`slice(load(T, off), soff, box)` along the split axis: each lane holds only its half of the load, but
+        the window's cells are the tensor's cells at `off + soff`, so each lane loads its half of the window
+        directly (offsets composed, then halved by `LoadHalving`).  Sound when the window's valid cells are valid
+        cells of the load (`soff + Vs <= Vl` on every dim: the slice then reads exactly what the load read), which
+        needs static slice offsets and valid extents; with a lane stride the stride's windows must cover the new
+        load (`lane_stride._covered`).  The original load is erased when the slice was its only user."""
+        from .lane_stride import _covered
+
+        lw = self.lw
+        t, full = op.result.type, loaded.full_type
+        assert isinstance(t, TileType)
+        soffs = op.get_mixed_offsets()
+        why = None
+        if any(not isinstance(o, int) for o in soffs) or DYNAMIC in t.get_valid() or DYNAMIC in full.get_valid():
+            why = "the window's offsets or valid extents are runtime values"
+        elif any(o + v > lv for o, v, lv in zip(soffs, t.get_valid(), full.get_valid())):
+            why = (
+                f"the window's valid cells (offsets {list(soffs)}, valid {list(t.get_valid())}) pass the loaded "
+                f"tile's valid extent {list(full.get_valid())}"
+            )
+        elif lw.lane_stride is not None and not _covered(t, info.dim, lw.lane_stride):
+            why = f"the balanced lane windows (lane_stride = {lw.lane_stride}) do not cover the window"
+        if why is not None:
+            raise PtoError(
+                f"{PASS}: this pto.slice takes a window of the split axis (dim {info.dim}) of the per-lane tile "
+                f"'{_name(op.src)}'; each lane only holds its half, so the window would select {hint}. The window "
+                f"of a loaded tile is loaded directly instead only when its valid cells are cells the load read; "
+                f"here {why}",
+                op=op,
+            )
+        src_rank = loaded.source.type.rank  # type: ignore[union-attr]
+        lead = src_rank - t.rank
+        halved_load = op.src.owner
+        assert isinstance(halved_load, LoadOp)
+        offsets = list(loaded.offsets)
+        for i, so in enumerate(soffs):
+            if so:
+                offsets[lead + i] = lw.arith.add_static(offsets[lead + i], so, halved_load)
+        new = LoadOp(loaded.source, offsets, t, valid=None if t.get_valid() == t.get_shape() else list(t.get_valid()))
+        for k, v in loaded.attributes.items():
+            if k not in ("static_offsets", "static_valid", "operandSegmentSizes"):
+                new.attributes[k] = v
+        new.location = op.location
+        Rewriter.insert_op(new, InsertPoint.after(halved_load))
+        new.result.name_hint = op.result.name_hint
+        op.result.replace_all_uses_with(new.result)
+        op.detach()
+        op.erase()
+        if not halved_load.result.uses:
+            lw.tracked.pop(halved_load.result, None)
+            lw.load_windows.pop(halved_load.result, None)
+            halved_load.detach()
+            halved_load.erase()
+        lw.lower_op(new)
 
 
 class ReshapeHalving(_SplitPattern):
@@ -851,9 +1094,9 @@ class ReshapeHalving(_SplitPattern):
                 raise PtoError(
                     f"{PASS}: pto.reshape moves an ODD split axis (dim {info.dim}, extent {info.full}) onto a result "
                     f"whose dim {info.dim} cannot carry it ({format_shape(out.get_shape())}); the lanes' halves are not "
-                    "contiguous blocks of the result. The reshape is kept full width on both lanes only when its input "
-                    "is computed for it alone (outside control flow, no other reshape or transpose on the way); here "
-                    "it is not. Make the split extent even, or keep the split extent on the same dim of the reshape "
+                    "contiguous blocks of the result. The reshape runs at full width on both lanes when its input can be "
+                    "computed whole (back to the C->V boundaries and loads, through scf.for and scf.if); here it "
+                    "cannot (an scf.while, a function parameter or another region op on the way). Make the split extent even, or keep the split extent on the same dim of the reshape "
                     "result",
                     op=op,
                 ) from None
@@ -862,9 +1105,9 @@ class ReshapeHalving(_SplitPattern):
                 f"under split ({format_shape(in_full)} -> {format_shape(out.get_shape())}); each lane's half must be one contiguous "
                 "block of a single result dim, and the dims before the split axis must keep their product (e.g. "
                 "[N, 1] <-> [1, N] or [M, N] -> [M, 2, N/2]; a row-major reshape that merges them into the split "
-                "axis scatters each lane's half over the result). The reshape is kept full width on both lanes only when "
-                "its input is computed for it alone (outside control flow, no other reshape or transpose on the "
-                "way); here it is not. Reshape before the split data is produced, or choose a result shape that "
+                "axis scatters each lane's half over the result). The reshape runs at full width on both lanes when its "
+                "input can be computed whole (back to the C->V boundaries and loads, through scf.for and scf.if); "
+                "here it cannot (an scf.while, a function parameter or another region op on the way). Reshape before the split data is produced, or choose a result shape that "
                 "keeps the split axis outermost",
                 op=op,
             ) from None
@@ -890,29 +1133,26 @@ class ReshapeHalving(_SplitPattern):
         lw.verify_rewritten(op)
 
     def _slice_full_width(self, op: ReshapeOp, out: TileType) -> None:
+        """A reshape of a full-width input runs at full width; each lane then takes its part of the result
+        (`lane_part`).  With no lane part (an odd result extent whose lane 1 is not empty) a result computed from
+        whole values stays whole (its users take lane parts later, or stay full width); any other is rejected."""
         lw = self.lw
         d = lw.dim
         shape = out.get_shape()
         if out.rank <= d or shape[d] == 1 or DYNAMIC in shape:
             return  # stays full width (untracked)
         step = lw.step_for(shape[d])
-        check_lane_window(op, "the result of this pto.reshape", shape[d], 0, ceil_half(shape[d]), step, d)
-        offsets: list[int | SSAValue] = [0] * out.rank
-        new_type = halved_tile_type(out, d, lw.lane_stride)
-        lane_valid = new_type.get_valid()[d]
-        valid: list[int | SSAValue] | None = None
-        if lane_valid == DYNAMIC:
-            valid = list(out.get_valid())
-            valid[d] = lw.arith.lane_valid(out.get_valid()[d], step, op)
-        nxt = op.next_op
-        assert nxt is not None
-        offsets[d] = lw.arith.offset(0, step, nxt)
-        sl = SliceOp(op.result, offsets, new_type, valid=valid)
-        sl.location = op.location
-        Rewriter.insert_op(sl, InsertPoint.after(op))
-        op.result.replace_uses_with_if(sl.result, lambda use: use.operation is not sl)
-        sl.result.name_hint = op.result.name_hint
-        lw.track(sl.result, lw.make_info(out, d))
+        part = lw.lane_part(op.result, d, step)
+        if part is None:
+            if lw.is_whole(op.src):
+                return  # whole on both lanes (`_mark_whole`)
+            check_lane_window(op, "the result of this pto.reshape", shape[d], 0, ceil_half(shape[d]), step, d)
+            raise PtoError(
+                f"{PASS}: the result of this {op.name} cannot be split into lane parts: "
+                f"{lane_part_problem(out, d, step)}",
+                op=op,
+            )
+        op.result.replace_uses_with_if(part, lambda use: use.operation is not part.owner)
 
 
 class TransposeHalving(_PerLanePattern):

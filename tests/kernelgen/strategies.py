@@ -53,6 +53,7 @@ FEATURES = (
     + ["comm:notify_wait", "comm:tensor_get", "comm:tensor_put"]
     + ["pingpong_scratch"]
     + ["tail:reshape:left_right"]
+    + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
 )
 
 
@@ -303,6 +304,8 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
             g = b.fresh("v")
             b.emit(f"{g} = pto.muls {f}, {b.const_f32(0.5)} : {ft}, f32")
             b.emit(f"{r} = pto.reshape {g} : {ft} -> {t}")
+            if draw(st.integers(0, 2)) == 0:
+                r = _reshape_shared(b, r, v, t)
         elif kind == "unary":
             op = draw(st.sampled_from(["relu", "abs", "neg", "exp"]))
             if op == "exp":
@@ -329,11 +332,14 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
             b.emit(f"{r} = pto.{op} {v}, {v} : {t}")
         elif kind in ("binary_load", "tile_get"):
             op = draw(st.sampled_from(["add", "mul", "min"]))
-            c = b.param("in", tensor(shape, F32))
-            if kind == "tile_get":
+            if kind == "binary_load" and draw(st.integers(0, 2)) == 0:
+                w = _slice_of_load(draw, b, shape, valid)
+            elif kind == "tile_get":
+                c = b.param("in", tensor(shape, F32))
                 w = b.fresh("tg")
                 b.emit(f"{w} = pto.tile_get {c}[0, 0] from {b.const_index(0)} : {tensor(shape, F32)} -> {t}")
             else:
+                c = b.param("in", tensor(shape, F32))
                 w, wt = load_operand(b, c, shape, [0, 0], shape, F32, "vec", valid)
             b.emit(f"{r} = pto.{op} {v}, {w} : {t}")
         elif kind in ("reduce", "expand_div"):
@@ -496,6 +502,8 @@ def kernels(draw, max_ops: int = 4) -> str:
         h = b.fresh("v")
         ht = tile([m, k], BF, "vec", lv)
         b.emit(f"{h} = pto.cast {s} : {xt} -> {ht}")
+        if draw(st.integers(0, 3)) == 0:
+            _v2c_shared(b, s, xt, [m, k])
         return move(b, h, ht, tile([m, k], BF, "left", lv))
 
     def matmul(left, right, acc=None) -> str:
@@ -662,6 +670,39 @@ def _pingpong_exchange(b: Builder, accv, acc_t, vec_t, shape_out, m, n, valid) -
     b.indent -= 1
     b.emit("}")
     return f"{res}#0"
+
+
+def _slice_of_load(draw, b: Builder, shape, valid) -> str:
+    """A vector operand cut out of a larger loaded tile by a `pto.slice` whose window moves along both axes (so
+    along the split axis of either mode): LowerAutoVectorSplit loads the window directly."""
+    b.features.add("tail:slice_of_load")
+    dr, dc = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    big = [shape[0] + dr, shape[1] + dc]
+    c = b.param("in", tensor(big, F32))
+    w, wt = load_operand(b, c, big, [0, 0], big, F32, "vec")
+    so = [draw(st.integers(0, dr)), draw(st.integers(0, dc))]
+    r = b.fresh("sl")
+    vpart = f" valid [{valid[0]}, {valid[1]}]" if list(valid) != list(shape) else ""
+    b.emit(f"{r} = pto.slice {w}[{so[0]}, {so[1]}]{vpart} : {wt} -> {tile(shape, F32, 'vec', valid)}")
+    return r
+
+
+def _reshape_shared(b: Builder, r: str, v: str, t: str) -> str:
+    """The input of a reshape round trip also read by a halved op (the sum of both): a reshape with no per-lane form
+    keeps its input chain whole and the halved op takes a lane slice of it."""
+    b.features.add("tail:reshape_shared")
+    x = b.fresh("v")
+    b.emit(f"{x} = pto.add {r}, {v} : {t}")
+    return x
+
+
+def _v2c_shared(b: Builder, s: str, st_: str, shape) -> None:
+    """The scaled V->C operand also stored by the vector side (to an output of its own): a V->C chain no gather
+    places stays whole, and the store takes the lane part."""
+    b.features.add("v2c_shared")
+    o = b.param("side", tensor(shape, F32), out=True)
+    r = b.fresh("o")
+    b.emit(f"{r} = pto.store {s}, {o}[0, 0] : {st_}, {tensor(shape, F32)}")
 
 
 def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_out) -> str:
