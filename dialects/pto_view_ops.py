@@ -63,8 +63,13 @@ def reinterpret_inferred_shape(src: TileType, elem: Attribute) -> list[int] | No
 
 
 def reinterpret_inferred_valid(src: TileType, elem: Attribute) -> list[int] | None:
-    """The valid region `pto.reinterpret_view` infers for `src` viewed as `elem`, scaled as the shape is."""
-    return rescale_innermost(src.get_valid(), src.element_type, elem)
+    """The valid region `pto.reinterpret_view` infers for `src` viewed as `elem`, scaled as the shape is; a
+    run-time (`?`) innermost extent stays `?` (it is scaled at run time, where it must be a whole number of the new
+    elements: the interpreter checks it)."""
+    valid = list(src.get_valid())
+    if valid and valid[-1] == DYNAMIC:
+        return valid
+    return rescale_innermost(valid, src.element_type, elem)
 
 
 @irdl_op_definition

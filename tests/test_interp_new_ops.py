@@ -9,6 +9,7 @@ import pytest
 from kernelgen.interp_util import kernel_module, run_kernel
 from pypto_mlir import PtoError, parse_module, verify_module
 from pypto_mlir.interpreter import Buffer, Machine
+from pypto_mlir.interpreter.machine import RunError
 
 RNG = np.random.default_rng(11)
 
@@ -64,6 +65,28 @@ def test_reinterpret_view_keeps_a_runtime_valid_extent():
 
     res = check_pipeline_text(ODD_SPLIT_REINTERPRET, ["lower-auto-vector-split", "expand-mixed-kernel"], "odd.mlir")
     assert res.ok, res.report
+
+
+@pytest.mark.parametrize("n, ok", [(4, True), (3, False)])
+def test_reinterpret_view_scales_a_runtime_valid_extent_or_reports_a_partial_element(n, ok):
+    """A `?` innermost valid extent of i16 elements viewed as f32: 4 valid i16 are 2 valid f32; 3 are not a whole
+    number of f32 elements, which only the run can tell (the type says `?`)."""
+    body = (
+        f"    %n = arith.constant {n} : index\n"
+        "    %t = pto.load %a[0, 0] valid [4, %n] : !pto.tensor<4x8xi16> -> !pto.tile<4x8xi16, vec, valid = [4, ?]>\n"
+        "    %r = pto.reinterpret_view %t : !pto.tile<4x8xi16, vec, valid = [4, ?]> -> "
+        "!pto.tile<4x4xf32, vec, valid = [4, ?]>\n"
+        "    %o2 = pto.store %r, %o[0, 0] : !pto.tile<4x4xf32, vec, valid = [4, ?]>, !pto.tensor<4x4xf32>"
+    )
+    m = kernel_module([("a", "!pto.tensor<4x8xi16>", False), ("o", "!pto.tensor<4x4xf32>", True)], body)
+    a = RNG.integers(0, 100, size=(4, 8)).astype(np.int16)
+    if ok:
+        _, out = run_kernel(m, [a, np.zeros((4, 4), np.float32)])
+        np.testing.assert_array_equal(out[:, :2], a.view(np.float32)[:, :2])
+        np.testing.assert_array_equal(out[:, 2:], 0)
+    else:
+        with pytest.raises(RunError, match=r"test.mlir:5:5: error: reinterpret_view .* not a whole number of f32 elements"):
+            run_kernel(m, [a, np.zeros((4, 4), np.float32)])
 
 
 def test_extract_copies_the_window():

@@ -14,6 +14,8 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
   // CHECK:      %b = pto.reinterpret_view %a : !pto.tile<16x16xf32, vec> -> !pto.tile<16x32xi16, vec>
   // CHECK-NEXT: %c = pto.reinterpret_view %a : !pto.tile<16x16xf32, vec> -> !pto.tile<8x32xf32, vec>
   // CHECK-NEXT: %p = pto.reinterpret_view %h : !pto.tile<16x16xf16, vec, valid = [9, 16]> -> !pto.tile<16x8xf32, vec, valid = [9, 8]>
+  // A run-time innermost valid extent stays `?` whatever the element widths (it is scaled at run time).
+  // CHECK-NEXT: %q = pto.reinterpret_view %d : !pto.tile<16x16xf32, vec, valid = [16, ?]> -> !pto.tile<16x32xi16, vec, valid = [16, ?]>
   // CHECK-NEXT: %e = pto.extract %m[0, %i] : !pto.tile<64x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
   // CHECK-NEXT: %e2 = pto.extract %a[8, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<8x16xf32, vec>
   // CHECK-NEXT: %g = pto.gather_row %a, %idx[%i] : !pto.tile<16x16xf32, vec>, !pto.tile<8x1xi32, vec> -> !pto.tile<8x16xf32, vec>
@@ -22,10 +24,11 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
   // GENERIC: "pto.extract"(%{{.*}}, %{{.*}}) {static_offsets = array<i64: 0, -9223372036854775808>, operandSegmentSizes = array<i32: 1, 1>}
   // GENERIC: "pto.gather_row"(%{{.*}}, %{{.*}}) {static_offsets = array<i64: 4>, operandSegmentSizes = array<i32: 1, 1, 0>}
   func.func @views(%a: !pto.tile<16x16xf32, vec>, %h: !pto.tile<16x16xf16, vec, valid = [9, 16]>, %m: !pto.tile<64x64xbf16, mat>,
-                   %idx: !pto.tile<8x1xi32, vec>, %i: index) {
+                   %idx: !pto.tile<8x1xi32, vec>, %i: index, %d: !pto.tile<16x16xf32, vec, valid = [16, ?]>) {
     %b = pto.reinterpret_view %a : !pto.tile<16x16xf32, vec> -> !pto.tile<16x32xi16, vec>
     %c = pto.reinterpret_view %a : !pto.tile<16x16xf32, vec> -> !pto.tile<8x32xf32, vec>
     %p = pto.reinterpret_view %h : !pto.tile<16x16xf16, vec, valid = [9, 16]> -> !pto.tile<16x8xf32, vec, valid = [9, 8]>
+    %q = pto.reinterpret_view %d : !pto.tile<16x16xf32, vec, valid = [16, ?]> -> !pto.tile<16x32xi16, vec, valid = [16, ?]>
     %e = pto.extract %m[0, %i] : !pto.tile<64x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
     %e2 = pto.extract %a[8, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<8x16xf32, vec>
     %g = pto.gather_row %a, %idx[%i] : !pto.tile<16x16xf32, vec>, !pto.tile<8x1xi32, vec> -> !pto.tile<8x16xf32, vec>

@@ -27,7 +27,13 @@ def _reinterpret_view(op, args):
     else:
         # The source's runtime valid region scaled as the shape is (a `?` extent of the type is only known here);
         # an explicit shape needs a fully valid source (verifier), so this is the inferred-shape case.
-        valid = tuple(rescale_innermost(list(a.valid), a.type.element_type, t.element_type) or t.get_valid())
+        scaled = rescale_innermost(list(a.valid), a.type.element_type, t.element_type)
+        if scaled is None:
+            raise InterpError(
+                f"reinterpret_view of a tile with valid region {list(a.valid)} ({a.type.element_type} elements): "
+                f"its innermost valid extent is not a whole number of {t.element_type} elements"
+            )
+        valid = tuple(scaled)
     return [emit(op, values, valid)]
 
 
