@@ -7,7 +7,7 @@
 // RUN: pypto-opt %s | pypto-opt | filecheck %s
 // RUN: pypto-opt %s --mlir-print-op-generic | pypto-opt | filecheck %s
 // The exact fixed point (byte-identical reprint, custom and generic) is checked in-process by
-// tests/test_dialect_roundtrip.py, which does not depend on lit's shared temporary files.
+// tests/dialects/test_dialect_roundtrip.py, which does not depend on lit's shared temporary files.
 
 // CHECK:      builtin.module attributes {pto.target = #pto.target<a5>} {
 // CHECK-NEXT:   func.func @compute_incore_0(%x: !pto.tensor<16x128xbf16>, %y: !pto.tensor<128x128xbf16>, %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32> attributes {pto.kind = #pto.kind<incore>} {

@@ -1,7 +1,7 @@
 // The mlir-opt flags pypto-opt accepts beside its own (docs/pypto-opt.md, "mlir-opt flags"): IR printing
 // before/after chosen passes, after a failure, timing, --verify-each=0, --version, --list-passes,
 // --show-dialects, --mlir-disable-threading, single-dash long options, `--<pass>=<options>`, no abbreviations,
-// and errors followed by the source line and a caret. tests/test_tools_pypto_opt.py has the unit tests;
+// and errors followed by the source line and a caret. tests/tools/test_tools_pypto_opt.py has the unit tests;
 // lit_tests/mlir/flags_like_mlir_opt.mlir checks the same flags against upstream mlir-opt.
 
 // --mlir-print-ir-before=PASS / --mlir-print-ir-after=PASS print only around that pass, to stderr, with

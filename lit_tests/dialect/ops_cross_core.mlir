@@ -9,7 +9,7 @@
 // RUN: pypto-opt %s --mlir-print-op-generic | filecheck %s --check-prefix=GENERIC
 // RUN: pypto-opt %s --mlir-print-op-generic | pypto-opt --mlir-print-op-generic | filecheck %s --check-prefix=GENERIC
 // The exact fixed point (byte-identical reprint, custom and generic) is checked in-process by
-// tests/test_dialect_roundtrip.py, which does not depend on lit's shared temporary files.
+// tests/dialects/test_dialect_roundtrip.py, which does not depend on lit's shared temporary files.
 
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-LABEL: func.func @boundaries

@@ -7,7 +7,7 @@
 // RUN: pypto-opt %s --mlir-print-op-generic | pypto-opt | filecheck %s
 // RUN: pypto-opt %s --mlir-print-op-generic | filecheck %s --check-prefix=GENERIC
 // The exact fixed point (byte-identical reprint, custom and generic) is checked in-process by
-// tests/test_dialect_roundtrip.py.
+// tests/dialects/test_dialect_roundtrip.py.
 
 builtin.module attributes {pto.target = #pto.target<a5>} {
   // CHECK-LABEL: func.func @views

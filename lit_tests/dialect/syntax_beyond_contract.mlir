@@ -1,7 +1,7 @@
 // Every line of the "Syntax of the ops beyond the contract" block of docs/dialect.md, verbatim, one function per
 // line.  Shows that each parses as written, prints back in that form (up to the spacing after the result name),
-// and that print -> parse -> print is a fixed point (tests/test_dialect_roundtrip.py checks it byte for byte).
-// tests/test_dialect_docs.py checks that every line of the docs block appears in this file.
+// and that print -> parse -> print is a fixed point (tests/dialects/test_dialect_roundtrip.py checks it byte for byte).
+// tests/dialects/test_dialect_docs.py checks that every line of the docs block appears in this file.
 
 // RUN: pypto-opt %s | filecheck %s
 // RUN: pypto-opt %s | pypto-opt | filecheck %s

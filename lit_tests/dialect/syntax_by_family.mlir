@@ -1,13 +1,13 @@
 // Every line of the "Syntax by family" block of docs/dialect.md, verbatim, one function per line (the lines
 // reuse SSA names).  Shows that each parses as written, prints back in that form (up to the spacing after the
 // result name), and that print -> parse -> print is a fixed point in the custom and the generic form.
-// tests/test_dialect_docs.py checks that every line of the docs block appears in this file.
+// tests/dialects/test_dialect_docs.py checks that every line of the docs block appears in this file.
 
 // RUN: pypto-opt %s | filecheck %s
 // RUN: pypto-opt %s | pypto-opt | filecheck %s
 // RUN: pypto-opt %s --mlir-print-op-generic | pypto-opt | filecheck %s
 // The exact fixed point (byte-identical reprint, custom and generic) is checked in-process by
-// tests/test_dialect_roundtrip.py, which does not depend on lit's shared temporary files.
+// tests/dialects/test_dialect_roundtrip.py, which does not depend on lit's shared temporary files.
 
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-LABEL: func.func @load

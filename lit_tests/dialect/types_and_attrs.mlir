@@ -7,7 +7,7 @@
 // RUN: pypto-opt %s | pypto-opt | filecheck %s
 // RUN: pypto-opt %s --mlir-print-op-generic | pypto-opt | filecheck %s
 // The exact fixed point (byte-identical reprint, custom and generic) is checked in-process by
-// tests/test_dialect_roundtrip.py, which does not depend on lit's shared temporary files.
+// tests/dialects/test_dialect_roundtrip.py, which does not depend on lit's shared temporary files.
 
 // CHECK: builtin.module attributes {pto.target = #pto.target<a5>} {
 builtin.module attributes {pto.target = #pto.target<a5>} {

@@ -5,7 +5,7 @@
 // direction: each is fenced by a tpush/tpop handshake on the kernel's pipe, the push right after the first
 // access (or the op holding it), the pop as late as possible before the second one.  The reference fences
 // none of them (it needs a single cube store followed by a vector load in the same block).  These kernels are
-// also run before and after the pass, in both schedule orders, by tests/test_interp_pipeline.py.
+// also run before and after the pass, in both schedule orders, by tests/interpreter/test_interp_pipeline.py.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
   // Class 1, WAR on a scratch tensor reused across iterations: the cube stores iteration k+1's tile into %ws

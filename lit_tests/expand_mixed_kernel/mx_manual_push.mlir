@@ -9,7 +9,7 @@
 // `%w8_mx` + the zero-copy `%w8_rr` transpose view for the col/col right scale.  The quantized data push pairs
 // with an ordinary mat pop and keeps today's NZ adapter.  Every push keeps its attributes (id = 3, note); a
 // second run changes nothing (third RUN line: a push already at its carrier is not rewritten again).  a2a3 has
-// no adapter (and no MX): the pushes are kept as written.  tests/test_emk_mx_scale.py runs this kernel.
+// no adapter (and no MX): the pushes are kept as written.  tests/passes/expand_mixed_kernel/test_emk_mx_scale.py runs this kernel.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-LABEL: func.func @qmm_aic(
   // CHECK:      %ls_mat = pto.tpop_from_aiv {split = 0 : i64, id = 3 : i64} : !pto.tile<32x4xf8E8M0FNU, mat, blayout = row_major, fractal = 32>

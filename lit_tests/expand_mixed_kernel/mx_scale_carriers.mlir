@@ -4,7 +4,7 @@
 
 // A partially valid left scale (30 of 32 rows): the vector side sends the full physical box -- the private Vec
 // carrier `%s8_mx` gets its valid region widened by `%s8_box = pto.set_validshape` (the logical %s8 keeps
-// valid [30, 4]); the cube's pop keeps the consumer's valid = [30, 4].  tests/test_emk_mx_scale.py runs this
+// valid [30, 4]); the cube's pop keeps the consumer's valid = [30, 4].  tests/passes/expand_mixed_kernel/test_emk_mx_scale.py runs this
 // kernel and shows that a push without the widening is refused by the interpreter.
 // CHECK-LABEL: func.func @qmm_partial_aic(
 // CHECK:      %ls_mat = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<32x4xf8E8M0FNU, mat, blayout = row_major, fractal = 32, valid = [30, 4]>

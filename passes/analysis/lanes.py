@@ -3,7 +3,7 @@
 Every user calls these functions instead of writing the formulas again: the op verifiers (`aiv_shard`,
 `aic_gather` in `dialects/pto_ops.py`), LowerAutoVectorSplit (AUTO halving and the region checks),
 ExpandMixedKernel (split codes of the transfer pairs) and the interpreter (which lane gets which cells).
-`tests/test_lanes.py` checks that no second copy of these formulas is left in the sources.
+`tests/passes/analysis/test_lanes.py` checks that no second copy of these formulas is left in the sources.
 
 Terms: the *box* is the physical extent of the split dim (`shape[dim]`), *valid* (V) its logical extent; the
 *half* is the per-lane box `ceil(box / 2)`; the *step* (S) is where lane 1's window starts, the `lane_stride`

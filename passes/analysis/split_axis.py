@@ -4,7 +4,7 @@ Used by LowerAutoVectorSplit (AUTO path and the explicit `split_aiv_scope` regio
 ExpandMixedKernel.  Two layers:
 
 * **Tile types** on top of the lane arithmetic of `lanes.py` (lane extents, steps, split axes: one home there),
-  unit-tested in `tests/test_split_axis.py`: `halved_tile_type(t, dim, stride)`, `with_dim`, and the reshape
+  unit-tested in `tests/passes/analysis/test_split_axis.py`: `halved_tile_type(t, dim, stride)`, `with_dim`, and the reshape
   split tracking `reshape_split_target`.
 * **IR emission** (`LaneArith`): the index arithmetic the rewritten IR needs, with `arith` ops on `index`
   values: the lane offset `orig + subblock_idx * step` (the `0 +` folded) and the clamped lane valid extent

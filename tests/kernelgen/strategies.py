@@ -60,7 +60,7 @@ FEATURES = (
 # The coverage record: every op of the `pto` dialect is either emitted by the strategy (somewhere in the module:
 # the mixed kernel, or @main for `pto.create_tensor`) or listed here with the reason it is not.  `ILLEGAL_INPUT`
 # ops are not legal in a mixed InCore kernel before the passes; `NOT_YET` ops are legal there but have no rule
-# yet (a gap, said honestly).  tests/test_interp_campaign.py::test_generator_covers_every_legal_op checks it.
+# yet (a gap, said honestly).  tests/interpreter/test_interp_campaign.py::test_generator_covers_every_legal_op checks it.
 ILLEGAL_INPUT, NOT_YET = "not legal in a mixed input kernel", "legal, no generator rule yet"
 _PROTOCOL = ("the pipe protocol ExpandMixedKernel creates for the split AIC/AIV kernels; the generated input "
              "leaves every cube<->vector crossing to the passes")

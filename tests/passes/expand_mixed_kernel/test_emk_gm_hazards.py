@@ -14,7 +14,7 @@ from kernelgen.corpus import entries
 from pypto_mlir import parse_module
 from pypto_mlir.interpreter import apply_pipeline, check_modules
 
-PATH = Path(__file__).resolve().parent.parent / "lit_tests" / "expand_mixed_kernel" / "gm_hazards.mlir"
+PATH = Path(__file__).resolve().parents[3] / "lit_tests" / "expand_mixed_kernel" / "gm_hazards.mlir"
 TEXT = PATH.read_text()
 ENTRIES = entries(parse_module(TEXT))
 

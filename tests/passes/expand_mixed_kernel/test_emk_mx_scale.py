@@ -13,7 +13,7 @@ import pytest
 from pypto_mlir import parse_module, print_module
 from pypto_mlir.interpreter import apply_pipeline, check_modules
 
-LIT = Path(__file__).resolve().parent.parent / "lit_tests" / "expand_mixed_kernel"
+LIT = Path(__file__).resolve().parents[3] / "lit_tests" / "expand_mixed_kernel"
 PIPE = "lower-auto-vector-split,expand-mixed-kernel"
 
 

@@ -1,5 +1,5 @@
 """Unit tests of passes/analysis/split_axis.py: reshape axis migration, halved types and the emitted lane
-arithmetic (the lane formulas themselves: tests/test_lanes.py)."""
+arithmetic (the lane formulas themselves: tests/passes/analysis/test_lanes.py)."""
 
 from __future__ import annotations
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import glob
 import os
+from pathlib import Path
 import re
 
 import pytest
 
 from pypto_mlir.interpreter.runner import check_pipeline_text
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = str(Path(__file__).resolve().parents[3])
 FILES = ["seed_split_auto", "seed_gather", "scope", "load_store", "odd_ragged", "elementwise", "slice_reshape", "control_flow"]
 
 

@@ -10,7 +10,7 @@ import pytest
 from kernelgen.known import KNOWN_CLASSES, known_class
 from pypto_mlir.interpreter import check_pipeline_text
 
-DIR = Path(__file__).resolve().parent / "kernelgen" / "reproducers"
+DIR = Path(__file__).resolve().parents[1] / "kernelgen" / "reproducers"
 FILES = sorted(DIR.glob("*.mlir"))
 REASONS = {k.name: k.reason for k in KNOWN_CLASSES}
 

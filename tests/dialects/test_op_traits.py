@@ -30,7 +30,7 @@ from pypto_mlir.dialects.pto_traits import (
     PipeTransfer,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(
     [*ROOT.glob("dialects/*.py"), *ROOT.glob("passes/**/*.py"), *ROOT.glob("python/pypto_mlir/interpreter/*.py")]
 )

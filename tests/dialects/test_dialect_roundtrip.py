@@ -10,7 +10,7 @@ import pytest
 
 from pypto_mlir import parse_module, print_module
 
-DIALECT_TESTS = Path(__file__).resolve().parents[1] / "lit_tests" / "dialect"
+DIALECT_TESTS = Path(__file__).resolve().parents[2] / "lit_tests" / "dialect"
 INPUTS = sorted(
     [*DIALECT_TESTS.glob("ops_*.mlir"), DIALECT_TESTS / "types_and_attrs.mlir",
      DIALECT_TESTS / "syntax_by_family.mlir", DIALECT_TESTS / "syntax_beyond_contract.mlir",

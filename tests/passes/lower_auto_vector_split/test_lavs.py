@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import os
+from pathlib import Path
 
 import pytest
 from xdsl.context import Context
@@ -17,7 +18,7 @@ from pypto_mlir.passes.lower_auto_vector_split import pass_ as lavs
 from pypto_mlir.passes.lower_auto_vector_split.lane_stride import scan_lane_stride
 from pypto_mlir.verify import verify_module
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = str(Path(__file__).resolve().parents[3])
 
 
 def _module(body: str, args: str, split: str = "up_down") -> str:

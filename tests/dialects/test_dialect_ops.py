@@ -15,7 +15,7 @@ from pypto_mlir import PtoError, parse_module, print_module, verify_module
 from pypto_mlir.dialects import pto
 from pypto_mlir.dialects import ALL_PTO_OPS as ALL_OPS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 bf16 = BFloat16Type()
 VEC = pto.TileType.get([16, 128], f32, "vec")
 COL = pto.TileType.get([16, 1], f32, "vec")

@@ -13,7 +13,7 @@ from pypto_mlir.dialects.pto_types import KINDS, LAYOUTS, MEMORY_SPACES, PADS, T
 from pypto_mlir.passes import PASSES
 from pypto_mlir.tools.pypto_opt import build_arg_parser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DIALECT_DOC = (ROOT / "docs" / "dialect.md").read_text()
 OPT_DOC = (ROOT / "docs" / "pypto-opt.md").read_text()
 SYNTAX_TEST = ROOT / "lit_tests" / "dialect" / "syntax_by_family.mlir"

@@ -12,7 +12,7 @@ import pytest
 from pypto_mlir.passes import PASSES
 from pypto_mlir.universe import PYPTO_UNIVERSE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 XDSL_OPT = Path(sys.executable).with_name("xdsl-opt")
 MODULE = """builtin.module attributes {pto.target = #pto.target<a5>} {
   func.func @main(%t: !pto.tensor<16x128xf32>) -> !pto.tensor<16x128xf32> attributes {pto.kind = #pto.kind<orchestration>} {

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pypto_mlir.dialects.pto_types import DYNAMIC
 from pypto_mlir.passes.analysis import lanes as ln
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 LANES = ROOT / "passes" / "analysis" / "lanes.py"
 SOURCES = sorted(
     p

@@ -14,7 +14,7 @@ from pypto_mlir.passes.common import old_heap_frozen
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
 from pypto_mlir.passes.lower_auto_vector_split.pass_ import LowerAutoVectorSplitPass
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_frozen_inside_and_unfrozen_after():

@@ -16,7 +16,7 @@ import pytest
 from pypto_mlir.tools import pypto_run
 from pypto_mlir.tools.pypto_run import Progress, main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "seed_example1.a2a3.mlir"  # @main(%x: 16x128 bf16, %y: 128x128 bf16) -> 16x128 f32
 
 

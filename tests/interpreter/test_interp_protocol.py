@@ -14,7 +14,7 @@ from pypto_mlir.interpreter import check_modules, run_program
 from pypto_mlir.ir import parse_module
 from pypto_mlir.verify import verify_module
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ROOT / "lit_tests" / "interpreter" / "Inputs"
 EXAMPLES = ROOT / "examples"
 

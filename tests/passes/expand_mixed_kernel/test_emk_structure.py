@@ -24,7 +24,7 @@ from pypto_mlir.passes.common import kind_of
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
 from pypto_mlir.passes.lower_auto_vector_split.pass_ import LowerAutoVectorSplitPass
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SPLIT = re.compile(r"^// -----\s*$", re.M)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pypto_mlir.dialects.pto_types import DYNAMIC, format_dim, format_shape
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HOME = ROOT / "dialects" / "pto_types.py"
 AD_HOC = re.compile(r"""["']\?["']\s+if\s+[\w.\[\]]+\s*==\s*DYNAMIC""")
 

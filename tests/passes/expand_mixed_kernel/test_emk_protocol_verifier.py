@@ -28,7 +28,7 @@ from pypto_mlir.passes.expand_mixed_kernel.verifier import (
     verify_mixed_kernel_expanded,
 )
 
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.mlir"))
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*.mlir"))
 
 
 def expanded(path: Path) -> str:
@@ -94,7 +94,7 @@ def test_tfree_moved_before_use_is_caught() -> None:
 
 def _lit_outputs() -> list[tuple[str, str]]:
     """The pass output of every example and of every expand_mixed_kernel lit input the pass accepts."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[3]
     outs = [(p.name, expanded(p)) for p in EXAMPLES]
     for p in sorted((root / "lit_tests" / "expand_mixed_kernel").glob("*.mlir")):
         if p.name.startswith("verifier_"):
