@@ -61,6 +61,7 @@ from .pto_traits import (
     CoreSide,
     CubeAffinity,
     FirstTileAffinity,
+    GmAccess,
     MoveAffinity,
     PipeDirection,
     PipeFree,
@@ -465,7 +466,7 @@ class LoadOp(_WindowOp):
     static_valid = opt_attr_def(DenseArrayBase)
     result = result_def(TileType)
     irdl_options = (AttrSizedOperandSegments(),)
-    traits = traits_def(ResultMemoryAffinity(), MemoryReadEffect())
+    traits = traits_def(ResultMemoryAffinity(), MemoryReadEffect(), GmAccess(reads=("source",), tile="result"))
 
     def verify_(self) -> None:
         src = self.source.type
@@ -496,7 +497,7 @@ class StoreOp(IRDLOperation, _MixedOffsetsMixin):
     The result is the destination buffer under a new SSA name (not a copy)."""
 
     name = "pto.store"
-    traits = traits_def(FirstTileAffinity())
+    traits = traits_def(FirstTileAffinity(), GmAccess(writes=("dest",), tile="tile"))
 
     tile = operand_def(TileType)
     dest = operand_def(TensorType)

@@ -14,6 +14,8 @@ class-level strings.  The facts:
   import_peer_buffer) and its subclass `PipeInit` (`*_initialize_pipe`, with its `side`).
 - `SlotView`: the result is a view of the first operand's buffer (no copy), so a popped slot stays in use while
   the view is used.
+- `GmAccess`: the GM tensors an op reads and writes, named by operand (load, store, tile_put/get, tensor_put/get),
+  and the tile it moves, if any: the hazard analysis takes its accesses from this trait only.
 - `TileGenerator`: makes a tile from scalars only (full, create, ci, random); `position_dependent` when its
   values depend on the element position (ci, random), so the tile cannot be halved by halving its type.
 - `NoDuplicate`: a SHARED op that must not be copied onto both cores (reference: `set_no_duplicate`).
@@ -249,6 +251,44 @@ class SlotView(OpTrait):
 
 
 @dataclass(frozen=True)
+class GmAccess(OpTrait):
+    """The op reads the GM tensors of the operands named in `reads` and writes those named in `writes` (a
+    write's result, when the op has one, is the written tensor under a new name, as `pto.store`'s is); `tile`
+    names the operand or result holding the tile it moves between a core and GM (None: a tensor-to-tensor copy,
+    which holds no tile).  A peer rank (put/get) does not change the facts: the tensor is matched by name, so a
+    peer's copy is taken to be the local one (conservative; peer 0 is this device)."""
+
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+    tile: str | None = None
+
+    def read_tensors(self, op: Operation) -> list[SSAValue]:
+        return [getattr(op, n) for n in self.reads]
+
+    def written_tensors(self, op: Operation) -> list[SSAValue]:
+        return [getattr(op, n) for n in self.writes]
+
+    def tile_value(self, op: Operation) -> SSAValue | None:
+        return getattr(op, self.tile) if self.tile is not None else None
+
+    def written_by_result(self, op: Operation) -> SSAValue | None:
+        """The tensor operand the op's result renames (None: the op returns no written tensor)."""
+        if len(self.writes) != 1 or len(op.results) != 1:
+            return None
+        return getattr(op, self.writes[0])
+
+
+def renamed_tensor(value: SSAValue) -> SSAValue | None:
+    """The tensor operand `value` renames when it is the result of a GM-writing op (a store, a put, a
+    tensor_get: the destination under a new name, not a copy); None otherwise."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return None
+    trait = owner.get_trait(GmAccess)
+    return trait.written_by_result(owner) if trait is not None else None
+
+
+@dataclass(frozen=True)
 class TileGenerator(OpTrait):
     """Makes a tile from scalars only (full, create, ci, random).  `position_dependent`: the values depend on
     the element position (ci, random), so halving the result type does not halve the values."""
@@ -283,6 +323,7 @@ __all__ = [
     "CoreSide",
     "CubeAffinity",
     "FirstTileAffinity",
+    "GmAccess",
     "MoveAffinity",
     "NoDuplicate",
     "PipeDirection",
@@ -301,4 +342,5 @@ __all__ = [
     "VectorAffinity",
     "is_transfer_sourced",
     "memory_affinity",
+    "renamed_tensor",
 ]

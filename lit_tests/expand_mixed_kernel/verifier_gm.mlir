@@ -141,7 +141,115 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// 4. Accepted: the pass output of gm_hazards.mlir, every dependence fenced or ordered by a data transfer.
+// 4. Communication ops access GM too (their `GmAccess` trait): the pass output of @c2v_tensor_get of
+// gm_hazards_comm.mlir without its C->V fence; the tensor_get may read %ws before the cube stored it.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @c2v_tensor_get_aic(%x: !pto.tensor<16x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<16x16xf32> {pto.out}) attributes {pto.kind = #pto.kind<aic>} {
+    %c2v_tensor_get_c2v_slot_buffer_import = pto.import_peer_buffer {name = "c2v_tensor_get_c2v_slot_buffer", peer_func = @c2v_tensor_get_aiv} : i32
+    %c0_i32 = arith.constant 0 : i32
+    pto.aic_initialize_pipe %c2v_tensor_get_c2v_slot_buffer_import, %c0_i32 {dir_mask = 1 : i64, slot_size = 1024 : i64, slot_num = 2 : i64} : i32, i32
+    %m = pto.load %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, mat>
+    %ws_1 = pto.store %m, %ws[0, 0] : !pto.tile<16x16xf32, mat>, !pto.tensor<16x16xf32>
+    func.return
+  }
+  func.func @c2v_tensor_get_aiv(%x: !pto.tensor<16x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32> attributes {pto.kind = #pto.kind<aiv>, pto.dual_aiv_dispatch} {
+    %c2v_tensor_get_c2v_slot_buffer = pto.reserve_buffer {name = "c2v_tensor_get_c2v_slot_buffer", size = 2048 : i64, base = -1 : i64} : i32
+    %c0_i32 = arith.constant 0 : i32
+    pto.aiv_initialize_pipe %c2v_tensor_get_c2v_slot_buffer, %c0_i32 {dir_mask = 1 : i64, slot_size = 1024 : i64, slot_num = 2 : i64} : i32, i32
+    %c0 = arith.constant 0 : index
+    // expected-error@+1 {{unordered cross-core dependence: the AIC 'pto.store' and this AIV 'pto.tensor_get' access one GM tensor (one writes); no tpush/tpop pair runs after one access and before the other in their common block}}
+    %g = pto.tensor_get %ws, %dst from %c0 : !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>
+    %v = pto.load %g[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec>
+    %out_1 = pto.store %v, %out[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
+    func.return %out_1 : !pto.tensor<16x16xf32>
+  }
+  func.func @c2v_tensor_get(%x: !pto.tensor<16x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32> attributes {pto.kind = #pto.kind<group>} {
+    func.call @c2v_tensor_get_aic(%x, %ws, %dst, %out) : (!pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>) -> ()
+    %0 = func.call @c2v_tensor_get_aiv(%x, %ws, %dst, %out) : (!pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>) -> !pto.tensor<16x16xf32>
+    func.return %out : !pto.tensor<16x16xf32>
+  }
+}
+
+// -----
+
+// 5. V->C: @v2c_tensor_get without its fence (a token, since a tensor_get moves no tile): the cube may load
+// %ws before the tensor_get wrote it.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @v2c_tensor_get_aic(%x: !pto.tensor<16x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<16x16xf32> {pto.out}) attributes {pto.kind = #pto.kind<aic>} {
+    %v2c_tensor_get_v2c_slot_buffer = pto.reserve_buffer {name = "v2c_tensor_get_v2c_slot_buffer", size = 1024 : i64, base = -1 : i64} : i32
+    %c0_i32 = arith.constant 0 : i32
+    pto.aic_initialize_pipe %c0_i32, %v2c_tensor_get_v2c_slot_buffer {dir_mask = 2 : i64, slot_size = 512 : i64, slot_num = 2 : i64} : i32, i32
+    %m = pto.load %ws[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, mat>
+    %out_1 = pto.store %m, %out[0, 0] : !pto.tile<16x16xf32, mat>, !pto.tensor<16x16xf32>
+    func.return
+  }
+  func.func @v2c_tensor_get_aiv(%x: !pto.tensor<16x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32> attributes {pto.kind = #pto.kind<aiv>, pto.dual_aiv_dispatch} {
+    %v2c_tensor_get_v2c_slot_buffer_import = pto.import_peer_buffer {name = "v2c_tensor_get_v2c_slot_buffer", peer_func = @v2c_tensor_get_aic} : i32
+    %c0_i32 = arith.constant 0 : i32
+    pto.aiv_initialize_pipe %c0_i32, %v2c_tensor_get_v2c_slot_buffer_import {dir_mask = 2 : i64, slot_size = 512 : i64, slot_num = 2 : i64} : i32, i32
+    %c0 = arith.constant 0 : index
+    // expected-error@+1 {{unordered cross-core dependence: the AIC 'pto.load' and this AIV 'pto.tensor_get' access one GM tensor (one writes); no tpush/tpop pair runs after one access and before the other in their common block}}
+    %ws_1 = pto.tensor_get %x, %ws from %c0 : !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>
+    func.return %out : !pto.tensor<16x16xf32>
+  }
+  func.func @v2c_tensor_get(%x: !pto.tensor<16x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32> attributes {pto.kind = #pto.kind<group>} {
+    func.call @v2c_tensor_get_aic(%x, %ws, %out) : (!pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>) -> ()
+    %0 = func.call @v2c_tensor_get_aiv(%x, %ws, %out) : (!pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>) -> !pto.tensor<16x16xf32>
+    func.return %out : !pto.tensor<16x16xf32>
+  }
+}
+
+// -----
+
+// 6. @c2v_tile_get with only its carried V->C fence kept: the tile_get of an iteration may read %ws before the
+// cube's store of the same iteration.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @c2v_tile_get_aic(%x: !pto.tensor<32x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<32x16xf32> {pto.out}) attributes {pto.kind = #pto.kind<aic>} {
+    %c2v_tile_get_v2c_slot_buffer = pto.reserve_buffer {name = "c2v_tile_get_v2c_slot_buffer", size = 2048 : i64, base = -1 : i64} : i32
+    %c2v_tile_get_c2v_slot_buffer_import = pto.import_peer_buffer {name = "c2v_tile_get_c2v_slot_buffer", peer_func = @c2v_tile_get_aiv} : i32
+    pto.aic_initialize_pipe %c2v_tile_get_c2v_slot_buffer_import, %c2v_tile_get_v2c_slot_buffer {dir_mask = 3 : i64, slot_size = 1024 : i64, slot_num = 2 : i64} : i32, i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c16 = arith.constant 16 : index
+    scf.for %i = %c0 to %c2 step %c1 {
+      %r = arith.muli %i, %c16 : index
+      %m = pto.load %x[%r, 0] : !pto.tensor<32x16xf32> -> !pto.tile<16x16xf32, mat>
+      %ws_1 = pto.store %m, %ws[0, 0] : !pto.tile<16x16xf32, mat>, !pto.tensor<16x16xf32>
+      %ws_gm_sync = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<16x16xf32, mat>
+      pto.tfree_to_aiv %ws_gm_sync : !pto.tile<16x16xf32, mat>
+    }
+    func.return
+  }
+  func.func @c2v_tile_get_aiv(%x: !pto.tensor<32x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<32x16xf32> {pto.out}) -> !pto.tensor<32x16xf32> attributes {pto.kind = #pto.kind<aiv>, pto.dual_aiv_dispatch} {
+    %c2v_tile_get_v2c_slot_buffer_import = pto.import_peer_buffer {name = "c2v_tile_get_v2c_slot_buffer", peer_func = @c2v_tile_get_aic} : i32
+    %c2v_tile_get_c2v_slot_buffer = pto.reserve_buffer {name = "c2v_tile_get_c2v_slot_buffer", size = 2048 : i64, base = -1 : i64} : i32
+    pto.aiv_initialize_pipe %c2v_tile_get_c2v_slot_buffer, %c2v_tile_get_v2c_slot_buffer_import {dir_mask = 3 : i64, slot_size = 1024 : i64, slot_num = 2 : i64} : i32, i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c16 = arith.constant 16 : index
+    %res = scf.for %i = %c0 to %c2 step %c1 iter_args(%o = %out) -> (!pto.tensor<32x16xf32>) {
+      %r = arith.muli %i, %c16 : index
+      // expected-error@+1 {{unordered cross-core dependence: the AIC 'pto.store' and this AIV 'pto.tile_get' access one GM tensor (one writes); no tpush/tpop pair runs after one access and before the other in their common block}}
+      %v = pto.tile_get %ws[0, 0] from %c0 : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec>
+      pto.tpush_to_aic %v {split = 0 : i64} : !pto.tile<16x16xf32, vec>
+      %e = pto.exp %v : !pto.tile<16x16xf32, vec>
+      %o2 = pto.store %e, %o[%r, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<32x16xf32>
+      scf.yield %o2 : !pto.tensor<32x16xf32>
+    }
+    func.return %res : !pto.tensor<32x16xf32>
+  }
+  func.func @c2v_tile_get(%x: !pto.tensor<32x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<32x16xf32> {pto.out}) -> !pto.tensor<32x16xf32> attributes {pto.kind = #pto.kind<group>} {
+    func.call @c2v_tile_get_aic(%x, %ws, %out) : (!pto.tensor<32x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>) -> ()
+    %0 = func.call @c2v_tile_get_aiv(%x, %ws, %out) : (!pto.tensor<32x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<32x16xf32>) -> !pto.tensor<32x16xf32>
+    func.return %out : !pto.tensor<32x16xf32>
+  }
+}
+
+// -----
+
+// 7. Accepted: the pass output of gm_hazards.mlir, every dependence fenced or ordered by a data transfer.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @war_scratch_aic(%x: !pto.tensor<64x128xbf16>, %w: !pto.tensor<128x128xbf16>, %ws: !pto.tensor<16x128xf32> {pto.inout}, %out: !pto.tensor<64x128xf32> {pto.out}) attributes {pto.kind = #pto.kind<aic>} {
     %war_scratch_v2c_slot_buffer = pto.reserve_buffer {name = "war_scratch_v2c_slot_buffer", size = 16384 : i64, base = -1 : i64} : i32

@@ -2,10 +2,12 @@
 transfer already orders them (the one hazard analysis: ExpandMixedKernel places its fences from it, the
 MixedKernelExpanded verifier checks the split output with it).
 
-*Accesses.*  A `pto.load` reads a GM tensor, a `pto.store` writes one.  Each access runs on one core: the
-AIC (cube) or the AIV (vector; a vector access runs on every AIV lane).  The tensor it touches is named by its
-*roots*: the function arguments (or other tensor-producing values) it can be, following `pto.store` results
-to their destination and control flow (`scf.if` results, `scf.for`/`scf.while` results and loop arguments)
+*Accesses.*  An op's GM accesses are what its `GmAccess` trait states (dialects/pto_traits.py): a `pto.load`
+or `pto.tile_get` reads its source, a `pto.store` or `pto.tile_put` writes its destination, a `pto.tensor_put`
+or `pto.tensor_get` reads its source and writes its destination (one access each).  Each access runs on one
+core: the AIC (cube) or the AIV (vector; a vector access runs on every AIV lane).  The tensor it touches is
+named by its *roots*: the function arguments (or other tensor-producing values) it can be, following the
+result of a writing op (a store, a put, a tensor_get) to its destination and control flow (`scf.if` results, `scf.for`/`scf.while` results and loop arguments)
 to every value that can flow in (`analysis.slots.flow_sources`).  Two accesses *conflict* when their roots
 meet, they run on different cores, and one of them writes.  Distinct function arguments are taken not to
 alias (the caller passes distinct buffers), and the whole tensor is one location (offsets are not compared).
@@ -38,11 +40,10 @@ from xdsl.dialects import func, scf
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_traits import GmAccess, renamed_tensor
 from pypto_mlir.dialects.pto_ops import (
     AicGatherOp,
     AivShardOp,
-    LoadOp,
-    StoreOp,
     TPopFromAicOp,
     TPopFromAivOp,
     TPushToAicOp,
@@ -57,21 +58,21 @@ CORE_NAME = {"aic": "AIC (cube)", "aiv": "AIV (vector)"}
 
 @dataclass(frozen=True)
 class Access:
-    """One GM access: `op` (a load or a store) on `core` ("aic" / "aiv")."""
+    """One GM access of `op` (an op with the `GmAccess` trait) on `core` ("aic" / "aiv"): it reads or writes
+    (`write`) the GM tensor value `tensor`, which can be any of `roots`."""
 
     op: Operation
     core: str
     write: bool
+    tensor: SSAValue
     roots: frozenset[SSAValue]
 
     @property
-    def tile(self) -> SSAValue:
-        """The tile the access stores or loads."""
-        return self.op.tile if isinstance(self.op, StoreOp) else self.op.results[0]  # type: ignore[attr-defined]
-
-    @property
-    def tensor(self) -> SSAValue:
-        return self.op.dest if isinstance(self.op, StoreOp) else self.op.source  # type: ignore[attr-defined]
+    def tile(self) -> SSAValue | None:
+        """The tile the op moves between its core and GM (None: a tensor-to-tensor copy)."""
+        trait = self.op.get_trait(GmAccess)
+        assert trait is not None
+        return trait.tile_value(self.op)
 
 
 @dataclass
@@ -103,14 +104,16 @@ class Dependence:
 
 
 def tensor_roots(v: SSAValue, memo: dict[SSAValue, frozenset[SSAValue]] | None = None) -> frozenset[SSAValue]:
-    """The values a GM tensor value can be: store results are their destination, control flow passes values
-    on (every alternative counts: a may-alias set); anything else is its own root."""
+    """The values a GM tensor value can be: the result of a writing op (`GmAccess.written_by_result`: a store,
+    a put, a tensor_get) is its destination, control flow passes values on (every alternative counts: a
+    may-alias set); anything else is its own root."""
     memo = {} if memo is None else memo
     if v in memo:
         return memo[v]
     memo[v] = frozenset()  # in progress: a loop cycle adds nothing new
-    if isinstance(v, OpResult) and isinstance(v.op, StoreOp):
-        out = tensor_roots(v.op.dest, memo)
+    written = renamed_tensor(v)
+    if written is not None:
+        out = tensor_roots(written, memo)
     else:
         alts = flow_sources(v)
         out = frozenset().union(*(tensor_roots(x, memo) for alt in alts for x in alt)) if alts else frozenset({v})
@@ -118,17 +121,31 @@ def tensor_roots(v: SSAValue, memo: dict[SSAValue, frozenset[SSAValue]] | None =
     return out
 
 
+def op_accesses(
+    op: Operation, core: str, memo: dict[SSAValue, frozenset[SSAValue]] | None = None
+) -> list[Access]:
+    """The GM accesses of `op` on `core`, as its `GmAccess` trait states them (none without the trait)."""
+    trait = op.get_trait(GmAccess)
+    if trait is None:
+        return []
+    memo = {} if memo is None else memo
+    return [
+        Access(op, core, write, t, tensor_roots(t, memo))
+        for write, tensors in ((False, trait.read_tensors(op)), (True, trait.written_tensors(op)))
+        for t in tensors
+    ]
+
+
 def gm_accesses(ops: list[Operation], core_of: Callable[[Operation], str | None]) -> list[Access]:
-    """The loads and stores among `ops` that run on one core (`core_of` gives "aic", "aiv" or None)."""
+    """The GM accesses of `ops` that run on one core (`core_of` gives "aic", "aiv" or None)."""
     memo: dict[SSAValue, frozenset[SSAValue]] = {}
     out: list[Access] = []
     for op in ops:
-        if isinstance(op, (LoadOp, StoreOp)):
-            core = core_of(op)
-            if core not in ("aic", "aiv"):
-                continue
-            write = isinstance(op, StoreOp)
-            out.append(Access(op, core, write, tensor_roots(op.dest if write else op.source, memo)))
+        if not op.has_trait(GmAccess):
+            continue
+        core = core_of(op)
+        if core in ("aic", "aiv"):
+            out.extend(op_accesses(op, core, memo))
     return out
 
 

@@ -19,7 +19,8 @@ that the split puts each half on its side and keeps it in program order:
 
 and tfree placement frees the token right after its pop.  The token is the stored (or loaded) tile when
 the access sits directly in the fence's block and its tile is static and fully valid (the reference sends
-the stored tile); otherwise a `pto.create` of the same static shape.
+the stored tile); otherwise a `pto.create` of the same static shape, or, for an access that moves no tile
+(a `pto.tensor_put` / `pto.tensor_get`), of `TOKEN_SHAPE` f16.
 
 Placement (the deadlock-freedom argument is in docs/expand-mixed-kernel-protocol.md):
 - the push goes right after src's op; the pop as late as possible: right before sink's op (the iteration's
@@ -35,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import Float16Type
 from xdsl.ir import Block, Operation
 from xdsl.traits import IsTerminator
 
@@ -94,8 +96,16 @@ def insert_gm_fences(f: func.FuncOp, affinity: AffinityAnalysis) -> int:
     return written
 
 
+TOKEN_SHAPE = (16, 16)
+"""The shape of the token of an access that moves no tile (a tensor_put / tensor_get): 16x16 f16 is one
+512-byte fractal, a whole tile in every memory space (the token's values are never read)."""
+
+
 def _token_type(acc: Access, space: str) -> TileType:
-    t = acc.tile.type
+    tile = acc.tile
+    if tile is None:
+        return TileType.get(list(TOKEN_SHAPE), Float16Type(), space)
+    t = tile.type
     assert isinstance(t, TileType)
     shape = t.get_shape()
     if any(d == DYNAMIC for d in shape):
@@ -112,8 +122,8 @@ def _write_fence(deps: list[Dependence]) -> None:
     dep = deps[0]
     block, after, d = dep.block, dep.after, dep.direction
     src = dep.src
-    producer_space = (src.tile.type.space if d == "c2v" else "vec")  # type: ignore[attr-defined]
-    t = src.tile.type
+    t = src.tile.type if src.tile is not None else None
+    producer_space = "vec" if d != "c2v" else (t.space if isinstance(t, TileType) else "mat")
     direct = (
         after is src.op
         and isinstance(t, TileType)
@@ -123,6 +133,7 @@ def _write_fence(deps: list[Dependence]) -> None:
     new: list[Operation] = []
     if direct:
         token = src.tile
+        assert token is not None
     else:
         create = with_loc(CreateOp(_token_type(src, producer_space)), after)
         set_name_hint(create.results[0], "gm_token")

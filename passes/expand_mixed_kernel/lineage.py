@@ -1,4 +1,5 @@
-"""GM lineage: which function parameter a tensor value is (a store result is its destination buffer).
+"""GM lineage: which function parameter a tensor value is (the result of a GM-writing op, a store, a put or a
+tensor_get, is its destination buffer: `pto_traits.renamed_tensor`).
 
 Used by the Group's parameter-return rule (reference §5, `ReturnedParamIndices`) and by the remapping of
 dangling GM tensor references to parameters (§6, `RemapDanglingGmRefsToParam`).
@@ -9,11 +10,11 @@ from __future__ import annotations
 from xdsl.dialects import func, scf
 from xdsl.ir import BlockArgument, OpResult, SSAValue
 
-from pypto_mlir.dialects.pto_ops import StoreOp
+from pypto_mlir.dialects.pto_traits import renamed_tensor
 
 
 def gm_origin(value: SSAValue, f: func.FuncOp, _depth: int = 0) -> BlockArgument | None:
-    """The parameter of `f` that `value` is the buffer of, following store results, carries and branch results."""
+    """The parameter of `f` that `value` is the buffer of, following the results of GM writes, carries and branch results."""
     if _depth > 256:
         return None
     if isinstance(value, BlockArgument):
@@ -27,8 +28,9 @@ def gm_origin(value: SSAValue, f: func.FuncOp, _depth: int = 0) -> BlockArgument
         return None
     assert isinstance(value, OpResult)
     op = value.op
-    if isinstance(op, StoreOp):
-        return gm_origin(op.dest, f, _depth + 1)
+    written = renamed_tensor(value)
+    if written is not None:
+        return gm_origin(written, f, _depth + 1)
     if isinstance(op, scf.ForOp):
         init = gm_origin(op.iter_args[value.index], f, _depth + 1)
         y = op.body.block.last_op

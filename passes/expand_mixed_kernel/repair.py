@@ -16,7 +16,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_ops import StoreOp
+from pypto_mlir.dialects.pto_traits import renamed_tensor
 from pypto_mlir.dialects.pto_types import TensorType
 
 from .lineage import gm_origin, param_direction
@@ -181,12 +181,11 @@ def fixup_iter_arg_inits(body: SideBody) -> None:
 
 
 def _pruned_store_dest(body: SideBody, v: SSAValue) -> SSAValue | None:
-    """The side value of the GM tensor a pruned `pto.store` wrote, for its undefined result `v` (a store returns
-    its destination under a new name), following a chain of pruned stores; None when none is defined here.  The
+    """The side value of the GM tensor a pruned GM write (a store, a put, a tensor_get) wrote, for its undefined
+    result `v` (such an op returns its destination under a new name), following a chain of pruned writes; None when none is defined here.  The
     destination dominates the store, so it is visible wherever the store's result was."""
     orig = body.undefined.get(v)
-    while isinstance(orig, OpResult) and isinstance(orig.op, StoreOp):
-        dest = orig.op.dest
+    while orig is not None and (dest := renamed_tensor(orig)) is not None:
         mine = body.value_map.get(dest)
         if mine is not None and not body.is_undefined(mine):
             return mine
@@ -332,7 +331,7 @@ def remap_dangling_gm_refs(body: SideBody) -> None:
         origin = gm_origin(orig, orig_f)
         if origin is None:
             continue
-        direct = body.side == "aiv" and isinstance(orig.owner, StoreOp) and orig.owner.dest is origin
+        direct = body.side == "aiv" and renamed_tensor(orig) is origin
         if param_direction(orig_f, origin.index) == "in" and not direct:
             continue
         body.replace_value(v, f.body.block.args[origin.index])
