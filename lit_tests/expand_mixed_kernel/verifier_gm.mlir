@@ -3,8 +3,8 @@
 // The MixedKernelExpanded verifier checks every cross-core GM dependence of an AIC/AIV pair with the hazard
 // analysis of the pass (analysis/hazards.py: check_split_pair): some transfer must order the two accesses
 // within an iteration, and across iterations the other way when they share a loop.  Each case is the pass
-// output of a kernel of gm_hazards.mlir with its fence removed or moved by hand, rejected at the AIV access;
-// the last case is the pass output itself, accepted.
+// output of a kernel of gm_hazards*.mlir or gm_if_branches.mlir with its fence removed or moved by hand, rejected at the AIV access;
+// case 7 is the pass output itself, accepted.
 
 // 1. Issue 15 class 1 written by hand without the V->C acknowledgement: the cube may store iteration k+1's
 // tile before the vector side loaded iteration k's.
@@ -465,5 +465,139 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.call @waw_ordered_aic(%x, %w, %out) : (!pto.tensor<16x128xbf16>, !pto.tensor<128x128xbf16>, !pto.tensor<16x128xf32>) -> ()
     %0 = func.call @waw_ordered_aiv(%x, %w, %out) : (!pto.tensor<16x128xbf16>, !pto.tensor<128x128xbf16>, !pto.tensor<16x128xf32>) -> !pto.tensor<16x128xf32>
     func.return %out : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// 8. The pass output of gm_if_branches.mlir (a store in the then-branch, a load in the else-branch of one
+// scf.if in a loop; the verifier pairs the two copies of the if by their condition) without its V->C fence:
+// the cube's store of a later iteration may overwrite %ws before the vector load of this one.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @k_aic(%x: !pto.tensor<64x16xbf16>, %w: !pto.tensor<16x16xbf16>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<64x16xf32> {pto.out}) attributes {pto.kind = #pto.kind<aic>} {
+    %k_v2c_slot_buffer = pto.reserve_buffer {name = "k_v2c_slot_buffer", size = 2048 : i64, base = -1 : i64} : i32
+    %k_c2v_slot_buffer_import = pto.import_peer_buffer {name = "k_c2v_slot_buffer", peer_func = @k_aiv} : i32
+    pto.aic_initialize_pipe %k_c2v_slot_buffer_import, %k_v2c_slot_buffer {dir_mask = 3 : i64, slot_size = 1024 : i64, slot_num = 2 : i64} : i32, i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %wm = pto.load %w[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16, mat>
+    %wr = pto.move %wm : !pto.tile<16x16xbf16, mat> -> !pto.tile<16x16xbf16, right>
+    %res = scf.for %i = %c0 to %c4 step %c1 iter_args(%o = %out) -> (!pto.tensor<64x16xf32>) {
+      %r = arith.muli %i, %c16 : index
+      %even = arith.cmpi ult, %i, %c2 : index
+      %o2 = scf.if %even -> (!pto.tensor<64x16xf32>) {
+        %xm0 = pto.load %x[%r, 0] : !pto.tensor<64x16xbf16> -> !pto.tile<16x16xbf16, mat>
+        %xl0 = pto.move %xm0 : !pto.tile<16x16xbf16, mat> -> !pto.tile<16x16xbf16, left>
+        %y0 = pto.matmul %xl0, %wr : !pto.tile<16x16xbf16, left>, !pto.tile<16x16xbf16, right> -> !pto.tile<16x16xf32, acc>
+        %s1 = pto.store %y0, %ws[0, 0] : !pto.tile<16x16xf32, acc>, !pto.tensor<16x16xf32>
+        scf.yield %o : !pto.tensor<64x16xf32>
+      } else {
+        scf.yield %o : !pto.tensor<64x16xf32>
+      }
+      %gm_token = pto.create : !pto.tile<16x16xf32, acc>
+      pto.tpush_to_aiv %gm_token {split = 0 : i64} : !pto.tile<16x16xf32, acc>
+      scf.yield %o2 : !pto.tensor<64x16xf32>
+    }
+    func.return
+  }
+  func.func @k_aiv(%x: !pto.tensor<64x16xbf16>, %w: !pto.tensor<16x16xbf16>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<64x16xf32> {pto.out}) -> !pto.tensor<64x16xf32> attributes {pto.kind = #pto.kind<aiv>, pto.dual_aiv_dispatch} {
+    %k_v2c_slot_buffer_import = pto.import_peer_buffer {name = "k_v2c_slot_buffer", peer_func = @k_aic} : i32
+    %k_c2v_slot_buffer = pto.reserve_buffer {name = "k_c2v_slot_buffer", size = 2048 : i64, base = -1 : i64} : i32
+    pto.aiv_initialize_pipe %k_c2v_slot_buffer, %k_v2c_slot_buffer_import {dir_mask = 3 : i64, slot_size = 1024 : i64, slot_num = 2 : i64} : i32, i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %res = scf.for %i = %c0 to %c4 step %c1 iter_args(%o = %out) -> (!pto.tensor<64x16xf32>) {
+      %r = arith.muli %i, %c16 : index
+      %even = arith.cmpi ult, %i, %c2 : index
+      %o2 = scf.if %even -> (!pto.tensor<64x16xf32>) {
+        scf.yield %o : !pto.tensor<64x16xf32>
+      } else {
+        // expected-error@+1 {{unordered cross-core dependence across loop iterations (WAR, AIV -> AIC): the AIC 'pto.store' and this AIV 'pto.load' access one GM tensor}}
+        %v = pto.load %ws[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec>
+        %o3 = pto.store %v, %o[%r, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<64x16xf32>
+        scf.yield %o3 : !pto.tensor<64x16xf32>
+      }
+      %ws_gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x16xf32, vec>
+      pto.tfree_to_aic %ws_gm_sync : !pto.tile<16x16xf32, vec>
+      scf.yield %o2 : !pto.tensor<64x16xf32>
+    }
+    func.return %res : !pto.tensor<64x16xf32>
+  }
+  func.func @k(%x: !pto.tensor<64x16xbf16>, %w: !pto.tensor<16x16xbf16>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<64x16xf32> {pto.out}) -> !pto.tensor<64x16xf32> attributes {pto.kind = #pto.kind<group>} {
+    func.call @k_aic(%x, %w, %ws, %dst, %out) : (!pto.tensor<64x16xbf16>, !pto.tensor<16x16xbf16>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<64x16xf32>) -> ()
+    %0 = func.call @k_aiv(%x, %w, %ws, %dst, %out) : (!pto.tensor<64x16xbf16>, !pto.tensor<16x16xbf16>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<64x16xf32>) -> !pto.tensor<64x16xf32>
+    func.return %out : !pto.tensor<64x16xf32>
+  }
+}
+
+// -----
+
+// 9. The same without its C->V fence: the vector load of a later iteration may read %ws before the cube's store.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @k_aic(%x: !pto.tensor<64x16xbf16>, %w: !pto.tensor<16x16xbf16>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<64x16xf32> {pto.out}) attributes {pto.kind = #pto.kind<aic>} {
+    %k_v2c_slot_buffer = pto.reserve_buffer {name = "k_v2c_slot_buffer", size = 2048 : i64, base = -1 : i64} : i32
+    %k_c2v_slot_buffer_import = pto.import_peer_buffer {name = "k_c2v_slot_buffer", peer_func = @k_aiv} : i32
+    pto.aic_initialize_pipe %k_c2v_slot_buffer_import, %k_v2c_slot_buffer {dir_mask = 3 : i64, slot_size = 1024 : i64, slot_num = 2 : i64} : i32, i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %wm = pto.load %w[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16, mat>
+    %wr = pto.move %wm : !pto.tile<16x16xbf16, mat> -> !pto.tile<16x16xbf16, right>
+    %res = scf.for %i = %c0 to %c4 step %c1 iter_args(%o = %out) -> (!pto.tensor<64x16xf32>) {
+      %r = arith.muli %i, %c16 : index
+      %even = arith.cmpi ult, %i, %c2 : index
+      %o2 = scf.if %even -> (!pto.tensor<64x16xf32>) {
+        %xm0 = pto.load %x[%r, 0] : !pto.tensor<64x16xbf16> -> !pto.tile<16x16xbf16, mat>
+        %xl0 = pto.move %xm0 : !pto.tile<16x16xbf16, mat> -> !pto.tile<16x16xbf16, left>
+        %y0 = pto.matmul %xl0, %wr : !pto.tile<16x16xbf16, left>, !pto.tile<16x16xbf16, right> -> !pto.tile<16x16xf32, acc>
+        %s1 = pto.store %y0, %ws[0, 0] : !pto.tile<16x16xf32, acc>, !pto.tensor<16x16xf32>
+        scf.yield %o : !pto.tensor<64x16xf32>
+      } else {
+        scf.yield %o : !pto.tensor<64x16xf32>
+      }
+      %ws_gm_sync = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<16x16xf32, mat>
+      pto.tfree_to_aiv %ws_gm_sync : !pto.tile<16x16xf32, mat>
+      scf.yield %o2 : !pto.tensor<64x16xf32>
+    }
+    func.return
+  }
+  func.func @k_aiv(%x: !pto.tensor<64x16xbf16>, %w: !pto.tensor<16x16xbf16>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<64x16xf32> {pto.out}) -> !pto.tensor<64x16xf32> attributes {pto.kind = #pto.kind<aiv>, pto.dual_aiv_dispatch} {
+    %k_v2c_slot_buffer_import = pto.import_peer_buffer {name = "k_v2c_slot_buffer", peer_func = @k_aic} : i32
+    %k_c2v_slot_buffer = pto.reserve_buffer {name = "k_c2v_slot_buffer", size = 2048 : i64, base = -1 : i64} : i32
+    pto.aiv_initialize_pipe %k_c2v_slot_buffer, %k_v2c_slot_buffer_import {dir_mask = 3 : i64, slot_size = 1024 : i64, slot_num = 2 : i64} : i32, i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %res = scf.for %i = %c0 to %c4 step %c1 iter_args(%o = %out) -> (!pto.tensor<64x16xf32>) {
+      %r = arith.muli %i, %c16 : index
+      %even = arith.cmpi ult, %i, %c2 : index
+      %o2 = scf.if %even -> (!pto.tensor<64x16xf32>) {
+        scf.yield %o : !pto.tensor<64x16xf32>
+      } else {
+        // expected-error@+1 {{unordered cross-core dependence across loop iterations (RAW, AIC -> AIV): the AIC 'pto.store' and this AIV 'pto.load' access one GM tensor}}
+        %v = pto.load %ws[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec>
+        %o3 = pto.store %v, %o[%r, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<64x16xf32>
+        scf.yield %o3 : !pto.tensor<64x16xf32>
+      }
+      %gm_token = pto.create : !pto.tile<16x16xf32, vec>
+      pto.tpush_to_aic %gm_token {split = 0 : i64} : !pto.tile<16x16xf32, vec>
+      scf.yield %o2 : !pto.tensor<64x16xf32>
+    }
+    func.return %res : !pto.tensor<64x16xf32>
+  }
+  func.func @k(%x: !pto.tensor<64x16xbf16>, %w: !pto.tensor<16x16xbf16>, %ws: !pto.tensor<16x16xf32> {pto.inout}, %dst: !pto.tensor<16x16xf32> {pto.inout}, %out: !pto.tensor<64x16xf32> {pto.out}) -> !pto.tensor<64x16xf32> attributes {pto.kind = #pto.kind<group>} {
+    func.call @k_aic(%x, %w, %ws, %dst, %out) : (!pto.tensor<64x16xbf16>, !pto.tensor<16x16xbf16>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<64x16xf32>) -> ()
+    %0 = func.call @k_aiv(%x, %w, %ws, %dst, %out) : (!pto.tensor<64x16xbf16>, !pto.tensor<16x16xbf16>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<64x16xf32>) -> !pto.tensor<64x16xf32>
+    func.return %out : !pto.tensor<64x16xf32>
   }
 }

@@ -37,7 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import func, scf
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.traits import Pure
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_traits import GmAccess, renamed_tensor
@@ -285,15 +286,53 @@ def is_ordered(dep: Dependence) -> bool:
 # which order was meant; it checks that *some* order is enforced, the way the fences above enforce it.  The two
 # kernels come from one program, and a control-flow op that holds a transfer is kept by both (a transfer is a
 # push on one side and a pop on the other, in the same place): the k-th such op of a block on one side is the
-# k-th on the other.  A block is named by that path; a block inside an op holding no transfer only matches
-# itself (nothing in it can be ordered against the other core).  Between the two kernels, the j-th transfer of
-# a direction written directly in a block on the producer side pairs with the j-th on the consumer side (the
-# pipe is a FIFO and nested blocks push and pop alike).
+# k-th on the other.  A block is named by that path.  An `scf.if` holding no transfer may be kept by one side
+# only, so it is named by its condition instead (`_value_sig`: the same pure computation of the same parameters
+# and loop indices on both sides), when no other such `scf.if` of its block has that condition: two ifs of one
+# iteration with one condition value take the same branch, so accesses in their two different branches never
+# run in one iteration, like those of the two branches of one if.  Any other op holding no transfer only
+# matches itself (nothing in it can be ordered against the other core).  The names are structural, so they
+# hold for printed and parsed kernels alike.  Between the two kernels, the j-th transfer of a direction
+# written directly in a block on the producer side pairs with the j-th on the consumer side (the pipe is a FIFO
+# and nested blocks push and pop alike).
+
+
+def _value_sig(v: SSAValue) -> tuple | None:
+    """A name of the scalar `v` that the AIC and the AIV kernel share when both compute it alike: a parameter
+    by its index, another block argument by its block's key and index, a pure op's result by the op (name,
+    properties, attributes), the result index and its operands' names; None when `v` cannot be named so."""
+    if isinstance(v, BlockArgument):
+        parent = v.block.parent_op()
+        if parent is None or isinstance(parent, func.FuncOp):
+            return ("arg", v.index)
+        return ("block_arg", _block_key(v.block), v.index)
+    assert isinstance(v, OpResult)
+    op = v.op
+    if op.regions or not op.has_trait(Pure):
+        return None
+    operands = tuple(_value_sig(x) for x in op.operands)
+    if any(x is None for x in operands):
+        return None
+    attrs = tuple(sorted((k, str(a)) for k, a in (*op.properties.items(), *op.attributes.items())))
+    return (op.name, attrs, v.index, operands)
+
+
+def _op_ident(op: Operation, outer: Block) -> tuple:
+    """How `_block_key` names the region op `op` of the block `outer` (see above)."""
+    if has_transfer(op):
+        return (op.name, [o for o in outer.ops if o.regions and has_transfer(o)].index(op))
+    if isinstance(op, scf.IfOp):
+        sig = _value_sig(op.cond)
+        if sig is not None:
+            twins = [o for o in outer.ops if isinstance(o, scf.IfOp) and not has_transfer(o) and _value_sig(o.cond) == sig]
+            if twins == [op]:
+                return (op.name, "cond", sig)
+    return (op.name, "own", id(op))
 
 
 def _block_key(block: Block) -> tuple:
-    """The path from the function body to `block`: (op name, its rank among the ops of its block that have
-    regions and hold a transfer, region index, block index); an op holding no transfer is named by itself."""
+    """The path from the function body to `block`: (the name of the op holding it, region index, block index)
+    for each op around it, outermost first; an op is named by `_op_ident`."""
     path: list = []
     b: Block | None = block
     while b is not None:
@@ -302,14 +341,9 @@ def _block_key(block: Block) -> tuple:
             break
         outer = parent.parent_block()
         assert outer is not None
-        if has_transfer(parent):
-            rank = [op for op in outer.ops if op.regions and has_transfer(op)].index(parent)
-            ident: tuple = (parent.name, rank)
-        else:
-            ident = (parent.name, "own", id(parent))
         region = b.parent
         assert region is not None
-        path.append((ident, parent.regions.index(region), region.blocks.index(b)))
+        path.append((_op_ident(parent, outer), parent.regions.index(region), region.blocks.index(b)))
         b = outer
     return tuple(reversed(path))
 
