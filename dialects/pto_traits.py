@@ -77,6 +77,11 @@ class PipeDirection(StrEnum):
     def consumer(self) -> CoreSide:
         return self.producer.other
 
+    @staticmethod
+    def from_producer(side: CoreSide) -> PipeDirection:
+        """The direction whose producer is `side` (AIC: C2V, AIV: V2C)."""
+        return PipeDirection.C2V if side is CoreSide.AIC else PipeDirection.V2C
+
     @property
     def bit(self) -> int:
         """The bit of this direction in an `*_initialize_pipe` `dir_mask` (C2V = 1, V2C = 2)."""

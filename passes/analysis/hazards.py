@@ -41,29 +41,30 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import Pure
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_traits import GmAccess, renamed_tensor
-from pypto_mlir.dialects.pto_ops import (
-    AicGatherOp,
-    AivShardOp,
-    TPopFromAicOp,
-    TPopFromAivOp,
-    TPushToAicOp,
-    TPushToAivOp,
+from pypto_mlir.dialects.pto_traits import (
+    BoundaryAffinity,
+    CoreSide,
+    GmAccess,
+    PipeDirection,
+    PipePop,
+    PipePush,
+    PipeTransfer,
+    renamed_tensor,
 )
 
 from .affinity import is_boundary_move, move_direction
 from .slots import flow_sources
 
-CORE_NAME = {"aic": "AIC (cube)", "aiv": "AIV (vector)"}
+CORE_NAME = {CoreSide.AIC: "AIC (cube)", CoreSide.AIV: "AIV (vector)"}
 
 
 @dataclass(frozen=True)
 class Access:
-    """One GM access of `op` (an op with the `GmAccess` trait) on `core` ("aic" / "aiv"): it reads or writes
+    """One GM access of `op` (an op with the `GmAccess` trait) on `core`: it reads or writes
     (`write`) the GM tensor value `tensor`, which can be any of `roots`."""
 
     op: Operation
-    core: str
+    core: CoreSide
     write: bool
     tensor: SSAValue
     roots: frozenset[SSAValue]
@@ -90,8 +91,8 @@ class Dependence:
     carried: bool
 
     @property
-    def direction(self) -> str:
-        return "c2v" if self.src.core == "aic" else "v2c"
+    def direction(self) -> PipeDirection:
+        return PipeDirection.from_producer(self.src.core)
 
     def describe(self) -> str:
         how = "in a later iteration" if self.carried else "later in the same iteration"
@@ -123,7 +124,7 @@ def tensor_roots(v: SSAValue, memo: dict[SSAValue, frozenset[SSAValue]] | None =
 
 
 def op_accesses(
-    op: Operation, core: str, memo: dict[SSAValue, frozenset[SSAValue]] | None = None
+    op: Operation, core: CoreSide, memo: dict[SSAValue, frozenset[SSAValue]] | None = None
 ) -> list[Access]:
     """The GM accesses of `op` on `core`, as its `GmAccess` trait states them (none without the trait)."""
     trait = op.get_trait(GmAccess)
@@ -137,15 +138,15 @@ def op_accesses(
     ]
 
 
-def gm_accesses(ops: list[Operation], core_of: Callable[[Operation], str | None]) -> list[Access]:
-    """The GM accesses of `ops` that run on one core (`core_of` gives "aic", "aiv" or None)."""
+def gm_accesses(ops: list[Operation], core_of: Callable[[Operation], CoreSide | None]) -> list[Access]:
+    """The GM accesses of `ops` that run on one core (`core_of` gives its `CoreSide`, or None)."""
     memo: dict[SSAValue, frozenset[SSAValue]] = {}
     out: list[Access] = []
     for op in ops:
         if not op.has_trait(GmAccess):
             continue
         core = core_of(op)
-        if core in ("aic", "aiv"):
+        if core is not None:
             out.extend(op_accesses(op, core, memo))
     return out
 
@@ -227,24 +228,16 @@ def _dependence(src: Access, sink: Access) -> Dependence | None:
 # -- ordered by a transfer ------------------------------------------------------------------------------------------
 
 
-_PIPE_ROLES: dict[type[Operation], tuple[str, str]] = {
-    TPushToAivOp: ("c2v", "push"),
-    TPopFromAicOp: ("c2v", "pop"),
-    TPushToAicOp: ("v2c", "push"),
-    TPopFromAivOp: ("v2c", "pop"),
-}
-
-
-def transfer_roles(op: Operation) -> list[tuple[str, str]]:
-    """(direction, role) of a cross-core op written directly: role `push`, `pop`, or `both` for a boundary
-    (a crossing move, aiv_shard, aic_gather: the split turns it into a push and a pop at the same place)."""
-    role = _PIPE_ROLES.get(type(op))
-    if role is not None:
-        return [role]
-    if isinstance(op, AivShardOp):
-        return [("c2v", "both")]
-    if isinstance(op, AicGatherOp):
-        return [("v2c", "both")]
+def transfer_roles(op: Operation) -> list[tuple[PipeDirection, str]]:
+    """(direction, role) of a cross-core op written directly: role `push` or `pop` (its `PipePush` / `PipePop`
+    trait), or `both` for a boundary (a crossing move, aiv_shard, aic_gather: the split turns it into a push and
+    a pop at the same place)."""
+    pipe = op.get_trait(PipeTransfer)
+    if isinstance(pipe, (PipePush, PipePop)):
+        return [(pipe.direction, "push" if isinstance(pipe, PipePush) else "pop")]
+    boundary = op.get_trait(BoundaryAffinity)
+    if boundary is not None:
+        return [(boundary.direction, "both")]
     if is_boundary_move(op):
         d = move_direction(op)
         return [(d, "both")] if d is not None else []
@@ -256,7 +249,7 @@ def has_transfer(op: Operation) -> bool:
     return any(transfer_roles(inner) for inner in op.walk())
 
 
-def _pair_between(ops: list[Operation], direction: str) -> bool:
+def _pair_between(ops: list[Operation], direction: PipeDirection) -> bool:
     pushed = False
     for op in ops:
         for d, role in transfer_roles(op):
@@ -348,7 +341,7 @@ def _block_key(block: Block) -> tuple:
     return tuple(reversed(path))
 
 
-def _directs(block: Block, direction: str, role: str) -> list[Operation]:
+def _directs(block: Block, direction: PipeDirection, role: str) -> list[Operation]:
     return [op for op in block.ops if (direction, role) in transfer_roles(op)]
 
 
@@ -370,7 +363,7 @@ def _blocks_by_key(f: Operation) -> dict[tuple, Block]:
 
 @dataclass
 class _Side:
-    core: str
+    core: CoreSide
     blocks: dict[tuple, Block]
 
     def anchor(self, key: tuple, op: Operation) -> Operation:
@@ -381,7 +374,7 @@ class _Side:
 
 def _intra(p: _Side, q: _Side, key: tuple, a: Operation, b: Operation) -> bool:
     """Whether a transfer p -> q in the block `key` runs after `a` on p and before `b` on q."""
-    d = "c2v" if p.core == "aic" else "v2c"
+    d = PipeDirection.from_producer(p.core)
     pushes = _directs(p.blocks[key], d, "push")
     pops = _directs(q.blocks[key], d, "pop")
     # the first push after a is the (pushes before a)-th; its pop must come before b
@@ -390,7 +383,7 @@ def _intra(p: _Side, q: _Side, key: tuple, a: Operation, b: Operation) -> bool:
 
 def _carried(p: _Side, q: _Side, key: tuple, a: Operation, b: Operation) -> bool:
     """Whether a transfer p -> q in the loop body `key` runs after `a` (same iteration) or before `b` (next one)."""
-    d = "c2v" if p.core == "aic" else "v2c"
+    d = PipeDirection.from_producer(p.core)
     pushes = _directs(p.blocks[key], d, "push")
     pops = _directs(q.blocks[key], d, "pop")
     return _count_before(pushes, p.anchor(key, a)) < len(pushes) or _count_before(pops, q.anchor(key, b)) > 0
@@ -410,23 +403,21 @@ def check_split_pair(aic: Operation, aiv: Operation) -> None:
     """Reject (located) a cross-core dependence between the GM accesses of the AIC kernel `aic` and the AIV kernel
     `aiv` (same parameter list) that no transfer orders: within the iteration in one order or the other, and
     across iterations in the other order when they share a loop."""
-    sides = {"aic": _Side("aic", _blocks_by_key(aic)), "aiv": _Side("aiv", _blocks_by_key(aiv))}
-    params = {}
-    for name, f in (("aic", aic), ("aiv", aiv)):
-        args = f.regions[0].blocks[0].args
-        params[name] = {a: i for i, a in enumerate(args)}
+    funcs = {CoreSide.AIC: aic, CoreSide.AIV: aiv}
+    sides = {side: _Side(side, _blocks_by_key(f)) for side, f in funcs.items()}
+    params = {side: {a: i for i, a in enumerate(f.regions[0].blocks[0].args)} for side, f in funcs.items()}
     accesses = {
-        name: [
-            (acc, frozenset(params[name][r] for r in acc.roots if r in params[name]))
-            for acc in gm_accesses(list(f.walk()), lambda op, n=name: n)
+        side: [
+            (acc, frozenset(params[side][r] for r in acc.roots if r in params[side]))
+            for acc in gm_accesses(list(f.walk()), lambda op, s=side: s)
         ]
-        for name, f in (("aic", aic), ("aiv", aiv))
+        for side, f in funcs.items()
     }
-    for a, ra in accesses["aic"]:
-        for b, rb in accesses["aiv"]:
+    for a, ra in accesses[CoreSide.AIC]:
+        for b, rb in accesses[CoreSide.AIV]:
             if not (a.write or b.write) or not (ra & rb):
                 continue
-            _check_pair(sides["aic"], sides["aiv"], a, b)
+            _check_pair(sides[CoreSide.AIC], sides[CoreSide.AIV], a, b)
 
 
 def _check_pair(c: _Side, v: _Side, a: Access, b: Access) -> None:

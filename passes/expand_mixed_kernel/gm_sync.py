@@ -41,15 +41,16 @@ from xdsl.ir import Block, Operation
 from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_ops import CreateOp, TPopFromAicOp, TPopFromAivOp, TPushToAicOp, TPushToAivOp
+from pypto_mlir.dialects.pto_ops import CreateOp
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
-from ..analysis.affinity import Affinity, AffinityAnalysis
+from ..analysis.affinity import AffinityAnalysis
 from ..analysis.hazards import Access, Dependence, dependences, gm_accesses, has_transfer, is_ordered
 from ..common import with_loc
-from .pipe_metadata import set_name_hint
+from .pipe_metadata import set_name_hint, side_of
 
-_CORE = {Affinity.CUBE: "aic", Affinity.VECTOR: "aiv"}
+_CORE = {side.affinity: side for side in CoreSide}
 
 
 @dataclass
@@ -123,7 +124,9 @@ def _write_fence(deps: list[Dependence]) -> None:
     block, after, d = dep.block, dep.after, dep.direction
     src = dep.src
     t = src.tile.type if src.tile is not None else None
-    producer_space = "vec" if d != "c2v" else (t.space if isinstance(t, TileType) else "mat")
+    producer, consumer = side_of(d.producer), side_of(d.consumer)
+    # a C->V token keeps the space of the cube tile (acc, mat); otherwise it lives where the producer pops
+    producer_space = t.space if isinstance(t, TileType) and d is PipeDirection.C2V else producer.pop_space
     direct = (
         after is src.op
         and isinstance(t, TileType)
@@ -139,7 +142,7 @@ def _write_fence(deps: list[Dependence]) -> None:
         set_name_hint(create.results[0], "gm_token")
         new.append(create)
         token = create.results[0]
-    push = with_loc((TPushToAivOp if d == "c2v" else TPushToAicOp)(token, split=0), src.op)
+    push = with_loc(producer.tpush(token, split=0), src.op)
     new.append(push)
     anchor = after
     for op in new:
@@ -152,8 +155,8 @@ def _write_fence(deps: list[Dependence]) -> None:
     while at is not None and at not in sinks and not at.has_trait(IsTerminator) and not has_transfer(at):
         at = at.next_op
     assert at is not None  # every block ends with its terminator
-    pop_type = _token_type(src, "vec" if d == "c2v" else "mat")
-    pop = with_loc((TPopFromAicOp if d == "c2v" else TPopFromAivOp)(pop_type, split=0), dep.sink.op)
+    pop_type = _token_type(src, consumer.pop_space)
+    pop = with_loc(consumer.tpop(pop_type, split=0), dep.sink.op)
     roots = sorted(r.name_hint for x in deps for r in x.src.roots & x.sink.roots if r.name_hint)
     set_name_hint(pop.results[0], f"{roots[0]}_gm_sync" if roots else "gm_sync")
     block.insert_op_before(pop, at)

@@ -5,6 +5,8 @@
 - no string-valued op fact (`AFFINITY = "first_tile"`, `ROLE`, `DIRECTION`) and no `type()` op factory is left in
   the dialect, the passes or the interpreter; the interpreter does not hand a pipe op's direction or side around
   as string literals (it asks the op's `PipePush`/`PipePop`/`PipeFree`/`PipeInit` trait);
+- the GM-access passes (hazards, GM fences) ask `CoreSide` / `PipeDirection` and the pipe traits, never compare or
+  pick a side or direction as a string literal;
 - `kind_of` (the `#pto.kind` of a function) is defined once, in `dialects/pto_types.py`.
 """
 
@@ -116,6 +118,34 @@ def test_string_fact_pattern_can_fail():
                 'return (yield from self._push(op, args[0], ctx, "c2v", "aic"))',
                 'bit = 1 if direction == "c2v" else 2'):
         assert STRING_FACT.search(bad), bad
+
+
+SIDE_STRING = re.compile(
+    r"(==|!=)\s*\"(c2v|v2c|aic|aiv)\""  # a side or direction compared as a string
+    r"|\"(c2v|v2c|aic|aiv)\"\s+if\b"  # or picked as one
+    r"|[{,]\s*\"(c2v|v2c|aic|aiv)\"\s*:|:\s*\"(c2v|v2c|aic|aiv)\"\s*[,}]"  # or keying / filling a table
+    r"|\bin \(\"(aic|aiv|c2v|v2c)\""  # or listed
+)
+SIDE_CLEAN = ["passes/analysis/hazards.py", "passes/expand_mixed_kernel/gm_sync.py"]
+"""The pass files that ask `CoreSide` / `PipeDirection` and the pipe traits (the others still have literals)."""
+
+
+def test_no_side_or_direction_strings_in_clean_passes():
+    hits = [
+        f"{name}:{i}: {line.strip()}"
+        for name in SIDE_CLEAN
+        for i, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), 1)
+        if SIDE_STRING.search(line)
+    ]
+    assert not hits, "side/direction string literals left:\n" + "\n".join(hits)
+
+
+def test_side_string_pattern_can_fail():
+    for bad in ('        if b.side == "aic":', '    return "c2v" if self.src.core == "aic" else "v2c"',
+                '_CORE = {Affinity.CUBE: "aic", Affinity.VECTOR: "aiv"}', 'DIR_BIT = {"c2v": 1, "v2c": 2}',
+                '        if core in ("aic", "aiv"):', '    pop_type = _token_type(src, "vec" if d == "c2v" else "mat")'):
+        assert SIDE_STRING.search(bad), bad
+    assert not SIDE_STRING.search('    d = PipeDirection.from_producer(p.core)')
 
 
 KIND_OF_DEF = re.compile(r"^\s*def kind_of\(")
