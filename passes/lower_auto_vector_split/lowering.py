@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import (
+    reshape_valid_problem,
     GENERATOR_OPS,
     AicGatherOp,
     AivShardOp,
@@ -1179,9 +1180,46 @@ class ReshapeHalving(_SplitPattern):
                 op=op,
             )
         new_type = halved_tile_type(out, d, lw.lane_stride)
+        src_type = op.src.type
+        assert isinstance(src_type, TileType)
+        if reshape_valid_problem(src_type, new_type) is not None:
+            self._reshape_box(op, out, d, new_type)
+            return
         new_res = rewriter.replace_value_with_new_type(op.result, new_type)
         lw.track(new_res, lw.make_info(out, d))
         lw.verify_rewritten(op)
+
+    def _reshape_box(self, op: ReshapeOp, out: TileType, d: int, lane_type: TileType) -> None:
+        """The lanes' valid extents differ (a ragged or odd split axis: `valid = [?, ..]`), which a reshape's result
+        type cannot state (it has no valid operand; `reshape_valid_problem`).  Each lane reshapes its whole box
+        instead — `pto.set_validshape` to the box, the reshape of the fully valid box, and `pto.set_validshape` to
+        the lane's part of the result's valid region (`clamp(V - sub*step, 0, step)` on `d`, the other extents the
+        result's) — the same cells as the reshape with that valid region."""
+        lw = self.lw
+        src = op.src
+        src_type = src.type
+        assert isinstance(src_type, TileType)
+        box_src = src_type.with_(valid=src_type.get_shape())
+        widen = SetValidShapeOp(src, list(src_type.get_shape()), box_src)
+        widen.location = op.location
+        widen.result.name_hint = f"{_name(src)}_box"
+        Rewriter.insert_op(widen, InsertPoint.before(op))
+        box_out = lane_type.with_(valid=lane_type.get_shape())
+        reshape = ReshapeOp(widen.result, box_out)
+        reshape.location = op.location
+        Rewriter.insert_op(reshape, InsertPoint.before(op))
+        reshape.result.name_hint = f"{op.result.name_hint or 'reshaped'}_box"
+        valid: list[int | SSAValue] = list(out.get_valid())
+        valid[d] = lw.arith.lane_valid(out.get_valid()[d], lw.step_for(out.get_shape()[d]), op)
+        narrow = SetValidShapeOp(reshape.result, valid, lane_type)
+        narrow.location = op.location
+        Rewriter.insert_op(narrow, InsertPoint.before(op))
+        hint = op.result.name_hint
+        op.result.replace_all_uses_with(narrow.result)
+        Rewriter.erase_op(op)
+        narrow.result.name_hint = hint
+        lw.track(narrow.result, lw.make_info(out, d))
+        lw.verify_rewritten(narrow)
 
     def _slice_full_width(self, op: ReshapeOp, out: TileType) -> None:
         """A reshape of a full-width input runs at full width; each lane then takes its part of the result
