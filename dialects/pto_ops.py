@@ -598,6 +598,32 @@ class ReshapeOp(_UnaryTileOp):
                     f"reshape changes the element count: {format_shape(a.get_shape())} has {na}, "
                     f"{format_shape(b.get_shape())} has {nb}"
                 )
+        problem = reshape_valid_problem(a, b)
+        if problem is not None:
+            raise VerifyException(problem)
+
+
+def reshape_valid_problem(src: TileType, result: TileType) -> str | None:
+    """Why a `pto.reshape` from `src` to `result` cannot state its valid region, or None.  A reshape has no valid
+    operand, so the result's valid region is the type's: it must be static (a `?` could never be given its
+    value), and a source whose valid region is statically smaller than its shape must be reshaped to a result
+    whose valid region is smaller than its shape too (the row-major reshape does not say which cells stay valid;
+    the result type does)."""
+    sv, rv = list(src.get_valid()), list(result.get_valid())
+    if any(v == DYNAMIC for v in rv):
+        return (
+            f"reshape result valid region {format_shape(rv)} has a runtime extent, but a reshape has no valid operand: "
+            "state the result's valid region statically, or reshape the full box and narrow the result with "
+            "pto.set_validshape"
+        )
+    partial_src = DYNAMIC not in sv and sv != list(src.get_shape())
+    if partial_src and rv == list(result.get_shape()):
+        return (
+            f"reshape of a partially valid tile (valid {format_shape(sv)} of {format_shape(src.get_shape())}) needs "
+            f"a partially valid result type (valid = [...] smaller than {format_shape(result.get_shape())}): the "
+            "result type states which cells stay valid"
+        )
+    return None
 
 
 class _TransposeBase(_UnaryTileOp):

@@ -200,7 +200,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x1xf32, acc, valid = [13, 1]> -> !pto.tile<16x1xf32, vec, valid = [13, 1]>
     // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves the split axis from dim 0 to dim 1 inside a split region whose ragged boundary was balanced with lane_stride = 7}}
-    %r = pto.reshape %s : !pto.tile<16x1xf32, vec, valid = [13, 1]> -> !pto.tile<1x16xf32, vec>
+    %r = pto.reshape %s : !pto.tile<16x1xf32, vec, valid = [13, 1]> -> !pto.tile<1x16xf32, vec, valid = [1, 13]>
     func.return
   }
 }

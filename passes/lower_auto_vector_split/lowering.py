@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import (
+    reshape_valid_problem,
     GENERATOR_OPS,
     AicGatherOp,
     AivShardOp,
@@ -183,6 +184,13 @@ class SplitLowering:
         assert isinstance(t, TileType)
         if t.rank <= dim or t.get_shape()[dim] == 1:
             return v
+        return self._slice_lane_part(v, dim, step)
+
+    def _slice_lane_part(self, v: SSAValue, dim: int, step: int) -> SSAValue | None:
+        """`lane_part`'s slice, also for a singleton split axis (lane 0 holds the row, lane 1 an empty copy: the
+        part a singleton shard delivers)."""
+        t = v.type
+        assert isinstance(t, TileType)
         key = (v, dim, step)
         if key in self._lane_parts:
             return self._lane_parts[key]
@@ -194,7 +202,7 @@ class SplitLowering:
             at = v.op.next_op if isinstance(v, OpResult) else v.block.first_op  # type: ignore[attr-defined]
             assert at is not None
             offsets: list[int | SSAValue] = [0] * t.rank
-            offsets[dim] = self.arith.offset(0, window, at)
+            offsets[dim] = 0 if window == 0 else self.arith.offset(0, window, at)
             lane_valid = self.arith.lane_valid(t.get_valid()[dim], step, at)
             lane_type = halved_tile_type(t, dim, self.lane_stride, valid=lane_valid if isinstance(lane_valid, int) else DYNAMIC)
             valid: list[int | SSAValue] | None = None
@@ -237,6 +245,26 @@ class SplitLowering:
                     continue
             op.operands[i] = part
 
+    def _store_whole_once(self, op: StoreOp) -> None:
+        """A store of a tile that is full width on both lanes (never halved: a singleton split axis, a rank-1
+        tile; or whole with no lane part) writes the same cells from both lanes.  Alone that is harmless (the same
+        values), but when the tensor is written by another store too, or by this store again in a loop, the two
+        lanes' stores have no defined order (lane 1's first store may land after lane 0's second).  Then each lane
+        stores its lane part: for a singleton split axis lane 0 the row and lane 1 an empty copy (the part a
+        singleton shard holds), so the cells are written by one lane, in program order.  A full-width tile with no
+        lane part is rejected (`check_whole_store`)."""
+        v = op.tile
+        t = v.type
+        if not isinstance(t, TileType) or t.space != "vec" or v in self.tracked or shared_store(op) is None:
+            return
+        d = self.dim
+        if t.rank > d and t.get_shape()[d] == 1:
+            part = self._slice_lane_part(v, d, self.step_for(1))
+            if part is not None:
+                op.operands[0] = part
+                return
+        check_whole_store(op, v, d, self.step_for(t.get_shape()[d]) if t.rank > d and t.get_shape()[d] != DYNAMIC else 1)
+
     # -- driver ----------------------------------------------------------------------------------------------
     def lower_block(self, block: Block) -> None:
         """Lower every op of `block` (and of nested scf regions) in program order."""
@@ -278,6 +306,8 @@ class SplitLowering:
             return  # part of a full-width V->C chain (full_width.py): both lanes compute the whole tile
         if (self.full_width or self.whole) and self._is_vector(op) and self._takes_lane_parts(op):
             self._take_lane_parts(op)
+        if isinstance(op, StoreOp):
+            self._store_whole_once(op)
         rewriter = PatternRewriter(op)
         if self.transfer_pattern.applies(op):
             self.transfer_pattern.match_and_rewrite(op, rewriter)
@@ -630,27 +660,49 @@ def whole_operand_error(op: Operation, v: SSAValue, d: int, step: int) -> PtoErr
     )
 
 
-def check_whole_store(op: StoreOp, v: SSAValue, d: int, step: int) -> None:
-    """A whole tile with no lane part is stored by both lanes (the same cells, the same values).  That is only
-    safe when no other store writes the same tensor: the two lanes' stores have no defined order."""
+def shared_store(op: StoreOp) -> Operation | None:
+    """Why a store of the same cells from both lanes would race: another `pto.store` of the function that may write
+    the same tensor (`tensor_roots`), or the enclosing loop when `op` runs more than once; None when neither."""
     from pypto_mlir.passes.analysis.hazards import tensor_roots
 
     func_op = op.parent_op()
     while func_op is not None and not isinstance(func_op, func.FuncOp):
+        if isinstance(func_op, (scf.ForOp, scf.WhileOp)):
+            return func_op
         func_op = func_op.parent_op()
     if func_op is None:
-        return
+        return None
     roots = tensor_roots(op.dest)
     for other in func_op.walk():
         if other is not op and isinstance(other, StoreOp) and roots & tensor_roots(other.dest):
-            raise PtoError(
-                f"{PASS}: this pto.store writes '{_name(v)}' ({v.type}), which this pass computes whole on both "
-                f"lanes and cannot slice into lane parts ({lane_part_problem(v.type, d, step)}), so both lanes "  # type: ignore[arg-type]
-                "would store the whole tile; another store writes the same tensor, and the two lanes' stores have "
-                "no defined order. Make the split extent even (pad the tile), or store this value to a tensor of "
-                "its own",
-                op=op,
-            )
+            return other
+    return None
+
+
+def check_whole_store(op: StoreOp, v: SSAValue, d: int, step: int) -> None:
+    """A tile full width on both lanes with no lane part is stored by both lanes (the same cells, the same values).
+    That is only safe when no other store writes the same tensor and the store runs once (`shared_store`): the two
+    lanes' stores have no defined order."""
+    other = shared_store(op)
+    if other is None:
+        return
+    t = v.type
+    assert isinstance(t, TileType)
+    if t.rank > d and t.get_shape()[d] not in (1, DYNAMIC):
+        why = f"which this pass computes whole on both lanes and cannot slice into lane parts ({lane_part_problem(t, d, step)})"
+    else:
+        why = f"which is never halved (a rank-{t.rank} tile: both lanes hold it whole) and has no lane part on dim {d}"
+    again = (
+        f"this store runs again in the enclosing '{other.name}'"
+        if isinstance(other, (scf.ForOp, scf.WhileOp))
+        else "another store writes the same tensor"
+    )
+    raise PtoError(
+        f"{PASS}: this pto.store writes '{_name(v)}' ({t}), {why}, so both lanes would store the whole tile; "
+        f"{again}, and the two lanes' stores have no defined order. Make the split extent even (pad the tile), or "
+        "store this value to a tensor of its own, written once",
+        op=op,
+    )
 
 
 def full_transfer_fits(src: TileType, d: int, step: int) -> bool:
@@ -671,7 +723,7 @@ def shard_by_full_transfer(
     window = _window_step(vec_type, d, step)
     assert window is not None
     offsets: list[int | SSAValue] = [0] * vec_type.rank
-    offsets[d] = arith.offset(0, window, at)
+    offsets[d] = 0 if window == 0 else arith.offset(0, window, at)
     valid: list[int | SSAValue] | None = None
     if lane_type.get_valid()[d] == DYNAMIC:
         valid = list(vec_type.get_valid())
@@ -1128,9 +1180,46 @@ class ReshapeHalving(_SplitPattern):
                 op=op,
             )
         new_type = halved_tile_type(out, d, lw.lane_stride)
+        src_type = op.src.type
+        assert isinstance(src_type, TileType)
+        if reshape_valid_problem(src_type, new_type) is not None:
+            self._reshape_box(op, out, d, new_type)
+            return
         new_res = rewriter.replace_value_with_new_type(op.result, new_type)
         lw.track(new_res, lw.make_info(out, d))
         lw.verify_rewritten(op)
+
+    def _reshape_box(self, op: ReshapeOp, out: TileType, d: int, lane_type: TileType) -> None:
+        """The lanes' valid extents differ (a ragged or odd split axis: `valid = [?, ..]`), which a reshape's result
+        type cannot state (it has no valid operand; `reshape_valid_problem`).  Each lane reshapes its whole box
+        instead — `pto.set_validshape` to the box, the reshape of the fully valid box, and `pto.set_validshape` to
+        the lane's part of the result's valid region (`clamp(V - sub*step, 0, step)` on `d`, the other extents the
+        result's) — the same cells as the reshape with that valid region."""
+        lw = self.lw
+        src = op.src
+        src_type = src.type
+        assert isinstance(src_type, TileType)
+        box_src = src_type.with_(valid=src_type.get_shape())
+        widen = SetValidShapeOp(src, list(src_type.get_shape()), box_src)
+        widen.location = op.location
+        widen.result.name_hint = f"{_name(src)}_box"
+        Rewriter.insert_op(widen, InsertPoint.before(op))
+        box_out = lane_type.with_(valid=lane_type.get_shape())
+        reshape = ReshapeOp(widen.result, box_out)
+        reshape.location = op.location
+        Rewriter.insert_op(reshape, InsertPoint.before(op))
+        reshape.result.name_hint = f"{op.result.name_hint or 'reshaped'}_box"
+        valid: list[int | SSAValue] = list(out.get_valid())
+        valid[d] = lw.arith.lane_valid(out.get_valid()[d], lw.step_for(out.get_shape()[d]), op)
+        narrow = SetValidShapeOp(reshape.result, valid, lane_type)
+        narrow.location = op.location
+        Rewriter.insert_op(narrow, InsertPoint.before(op))
+        hint = op.result.name_hint
+        op.result.replace_all_uses_with(narrow.result)
+        Rewriter.erase_op(op)
+        narrow.result.name_hint = hint
+        lw.track(narrow.result, lw.make_info(out, d))
+        lw.verify_rewritten(narrow)
 
     def _slice_full_width(self, op: ReshapeOp, out: TileType) -> None:
         """A reshape of a full-width input runs at full width; each lane then takes its part of the result
