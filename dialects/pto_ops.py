@@ -605,12 +605,12 @@ class ReshapeOp(_UnaryTileOp):
 
 def reshape_valid_problem(src: TileType, result: TileType) -> str | None:
     """Why a `pto.reshape` from `src` to `result` cannot state its valid region, or None.  A reshape has no valid
-    operand, so the result's valid region is the type's: it must be static (a `?` could never be given its
-    value), and a source whose valid region is statically smaller than its shape must be reshaped to a result
+    operand, so the result's valid region is the type's: it must be static on every static dim (a `?` could
+    never be given its value; a dynamic dim is valid in full), and a source whose valid region is statically smaller than its shape must be reshaped to a result
     whose valid region is smaller than its shape too (the row-major reshape does not say which cells stay valid;
     the result type does)."""
     sv, rv = list(src.get_valid()), list(result.get_valid())
-    if any(v == DYNAMIC for v in rv):
+    if any(v == DYNAMIC and n != DYNAMIC for v, n in zip(rv, result.get_shape())):
         return (
             f"reshape result valid region {format_shape(rv)} has a runtime extent, but a reshape has no valid operand: "
             "state the result's valid region statically, or reshape the full box and narrow the result with "

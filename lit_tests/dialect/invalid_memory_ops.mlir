@@ -229,6 +229,24 @@ func.func @f(%a: !pto.tile<16x128xf32, vec>) {
 
 // -----
 
+// A reshape has no valid operand: its result's valid region is the type's and must be static.
+func.func @f(%a: !pto.tile<1x16xf32, vec, valid = [1, ?]>) {
+  // expected-error@+1 {{reshape result valid region [?, 1] has a runtime extent, but a reshape has no valid operand}}
+  %b = pto.reshape %a : !pto.tile<1x16xf32, vec, valid = [1, ?]> -> !pto.tile<16x1xf32, vec, valid = [?, 1]>
+  func.return
+}
+
+// -----
+
+// A statically partially valid source needs a partially valid result type (it states which cells stay valid).
+func.func @f(%a: !pto.tile<16x1xf32, vec, valid = [13, 1]>) {
+  // expected-error@+1 {{reshape of a partially valid tile (valid [13, 1] of [16, 1]) needs a partially valid result type}}
+  %b = pto.reshape %a : !pto.tile<16x1xf32, vec, valid = [13, 1]> -> !pto.tile<1x16xf32, vec>
+  func.return
+}
+
+// -----
+
 func.func @f(%a: !pto.tile<16x128xf32, vec>) {
   // expected-error@+1 {{'pto.transpose' op axes [0, 0] are not a permutation of the tile's dims}}
   %b = pto.transpose %a {axes = array<i64: 0, 0>} : !pto.tile<16x128xf32, vec> -> !pto.tile<128x16xf32, vec>

@@ -357,3 +357,42 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return
   }
 }
+
+// -----
+
+// Two per-lane stores of one tensor split on different dims (a LEFT_RIGHT reshape round trip [8,16] -> [1,128] ->
+// [8,16] regroups the split axis onto the rows): lane 1's columns 8..15 of the first store overlap lane 0's rows
+// 0..3 of the second, and the lanes' stores have no order (campaign seed 41).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @store_partitions_differ(%c: !pto.tile<8x16xf32, acc>, %scratch: !pto.tensor<8x16xf32> {pto.out},
+                                     %out: !pto.tensor<8x16xf32> {pto.out}) -> !pto.tensor<8x16xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %o = pto.store %c, %scratch[0, 0] : !pto.tile<8x16xf32, acc>, !pto.tensor<8x16xf32>
+    %x = pto.load %o[0, 0] : !pto.tensor<8x16xf32> -> !pto.tile<8x16xf32, vec>
+    %o1 = pto.store %x, %out[0, 0] : !pto.tile<8x16xf32, vec>, !pto.tensor<8x16xf32>
+    %r = pto.reshape %x : !pto.tile<8x16xf32, vec> -> !pto.tile<1x128xf32, vec>
+    %r2 = pto.reshape %r : !pto.tile<1x128xf32, vec> -> !pto.tile<8x16xf32, vec>
+    %y = pto.add %r2, %x : !pto.tile<8x16xf32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'y', split over the lanes on dim 0 of the tensor, but an earlier store of the same tensor}}
+    %o2 = pto.store %y, %o1[0, 0] : !pto.tile<8x16xf32, vec>, !pto.tensor<8x16xf32>
+    func.return %o2 : !pto.tensor<8x16xf32>
+  }
+}
+
+// -----
+
+// A rank-1 tile is never halved; stored twice to one tensor by both lanes, the lanes' stores have no order.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @rank1_store_chain(%c: !pto.tile<16x16xf32, acc>, %v: !pto.tensor<16xf32>, %o: !pto.tensor<16x16xf32> {pto.out},
+                               %out: !pto.tensor<16xf32> {pto.out}) -> !pto.tensor<16xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %c : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    %os = pto.store %s, %o[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
+    %x = pto.load %v[0] : !pto.tensor<16xf32> -> !pto.tile<16xf32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'x' (!pto.tile<16xf32, vec>), which is never halved (a rank-1 tile: both lanes hold it whole) and has no lane part on dim 0, so both lanes would store the whole tile; another store writes the same tensor}}
+    %o1 = pto.store %x, %out[0] : !pto.tile<16xf32, vec>, !pto.tensor<16xf32>
+    %y = pto.relu %x : !pto.tile<16xf32, vec>
+    %o2 = pto.store %y, %o1[0] : !pto.tile<16xf32, vec>, !pto.tensor<16xf32>
+    func.return %o2 : !pto.tensor<16xf32>
+  }
+}

@@ -45,7 +45,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_ops import (
     reshape_valid_problem,
     GENERATOR_OPS,
@@ -132,6 +132,8 @@ class SplitLowering:
         """values computed from full-width-chain values at full width on both lanes (besides `full_width`): a
         reshape result with no lane window, and the vector ops on such values (`lane_part` slices them later)."""
         self._lane_parts: dict[tuple[SSAValue, int, int], SSAValue | None] = {}
+        self._store_dims: dict[SSAValue, tuple[int, Operation]] = {}
+        """tensor root -> the tensor dim its first per-lane store is split on, and that store."""
         self.load_windows: dict[SSAValue, LoadWindow] = {}
         """halved load result -> the full-width `pto.load` it replaced (`SliceHalving` folds a window into it)."""
         self.on_region_op = on_region_op
@@ -265,6 +267,30 @@ class SplitLowering:
                 return
         check_whole_store(op, v, d, self.step_for(t.get_shape()[d]) if t.rank > d and t.get_shape()[d] != DYNAMIC else 1)
 
+    def _check_store_partition(self, op: StoreOp) -> None:
+        """Per-lane stores of one tensor must cut it on the same tensor dim: lane l writes the cells of its part on
+        that dim, so two stores split on different dims (a reshape round trip that regroups the split axis, e.g.
+        LEFT_RIGHT `[8,16] -> [1,128] -> [8,16]`) make lane 1's cells of one store overlap lane 0's of the other,
+        and the lanes' stores have no order.  Rejected at the second store."""
+        from pypto_mlir.passes.analysis.hazards import tensor_roots
+
+        info = self.tracked.get(op.tile)
+        t = op.tile.type
+        if info is None or not isinstance(t, TileType):
+            return
+        td = op.dest.type.rank - t.rank + info.dim  # type: ignore[union-attr]
+        for root in tensor_roots(op.dest):
+            first = self._store_dims.setdefault(root, (td, op))
+            if first[0] != td:
+                raise PtoError(
+                    f"{PASS}: this pto.store writes '{_name(op.tile)}', split over the lanes on dim {td} of the tensor, "
+                    f"but an earlier store of the same tensor (at {location_of(first[1])}) is split on dim {first[0]} "
+                    "(a reshape regrouped the split axis); each lane's cells of one store overlap the other lane's "
+                    "cells of the other, and the two lanes' stores have no defined order. Store the two values to "
+                    "different tensors, or keep the reshape from moving the split axis",
+                    op=op,
+                )
+
     # -- driver ----------------------------------------------------------------------------------------------
     def lower_block(self, block: Block) -> None:
         """Lower every op of `block` (and of nested scf regions) in program order."""
@@ -308,6 +334,7 @@ class SplitLowering:
             self._take_lane_parts(op)
         if isinstance(op, StoreOp):
             self._store_whole_once(op)
+            self._check_store_partition(op)
         rewriter = PatternRewriter(op)
         if self.transfer_pattern.applies(op):
             self.transfer_pattern.match_and_rewrite(op, rewriter)
@@ -688,7 +715,7 @@ def check_whole_store(op: StoreOp, v: SSAValue, d: int, step: int) -> None:
         return
     t = v.type
     assert isinstance(t, TileType)
-    if t.rank > d and t.get_shape()[d] not in (1, DYNAMIC):
+    if t.rank >= 2 and t.rank > d and t.get_shape()[d] not in (1, DYNAMIC):
         why = f"which this pass computes whole on both lanes and cannot slice into lane parts ({lane_part_problem(t, d, step)})"
     else:
         why = f"which is never halved (a rank-{t.rank} tile: both lanes hold it whole) and has no lane part on dim {d}"
