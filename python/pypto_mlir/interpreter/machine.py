@@ -27,6 +27,7 @@ from pypto_mlir.dialects.pto_traits import BoundaryAffinity, PipeDirection, Pipe
 from pypto_mlir.dialects.pto_traits import PipeInit as PipeInitTrait
 from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
+from pypto_mlir.passes.analysis.lineage import output_binding
 from pypto_mlir.passes.analysis.lanes import code_for_lane_extents, lane_step, split_dim_of_code
 from pypto_mlir.passes.analysis.mx_scale import is_scale_carrier, scale_kind
 
@@ -241,15 +242,29 @@ class Machine:
                     env[r] = v
             pending.clear()
 
+        # A pending member's result that writes back one of its parameters is bound to the buffer its call passes
+        # there (its output binding, docs/dialect.md "Group members"): another member may take it as an argument
+        # without waiting, as both start together on the hardware.
+        bound: dict[SSAValue, Any] = {}
+
+        def arg(o: SSAValue, at: Operation) -> Any:
+            if o in env and _is_pending(env[o]) and o in bound:
+                return bound[o]
+            return self.get(env, o, at)
+
         for op in block.ops:
             if isinstance(op, func.CallOp):
                 callee = self.lookup(op.callee.root_reference.data, op)
                 if kind_of(callee) in ("aic", "aiv"):
-                    if any(o in env and _is_pending(env[o]) for o in op.operands):
+                    if any(o in env and _is_pending(env[o]) and o not in bound for o in op.operands):
                         join()
-                    pending.append((callee, [self.get(env, o, op) for o in op.operands], op))
+                    args = [arg(o, op) for o in op.operands]
+                    pending.append((callee, args, op))
                     for r in op.res:
                         env[r] = _PENDING
+                        j = output_binding(callee, r.index)
+                        if j is not None:
+                            bound[r] = args[j]
                     continue
             if op.regions or any(_is_pending(env.get(o)) for o in op.operands):
                 join()  # an op with regions may use a member's result inside them
@@ -277,16 +292,17 @@ class Machine:
         lanes, dual = self.aiv_lanes(aivs[0][0], aivs[0][2], in_group) if aivs else ([0], False)
         grp = GroupRun(lanes, aivs[0][0].sym_name.data if aivs else None, aics[0][0].sym_name.data if aics else None)
         cores: list[tuple[Ctx, Gen, int]] = []
-        for i, (g, args, _) in enumerate(members):
+        for i, (g, args, call) in enumerate(members):
             name = g.sym_name.data
+            task = _task_id(call)
             if kind_of(g) == "aic":
-                ctx = Ctx(label=f"@{name} (AIC)", side="aic", group=grp, func_name=name)
+                ctx = Ctx(label=f"@{name} (AIC{task})", side="aic", group=grp, func_name=name)
                 cores.append((ctx, self.exec_func(g, args, ctx), i))
             else:
                 for lane in lanes:
                     tag = f" lane {lane}" if len(lanes) > 1 else ""
                     ctx = Ctx(
-                        label=f"@{name}{tag} (AIV)",
+                        label=f"@{name}{tag} (AIV{task})",
                         side="aiv",
                         lane=lane,
                         replay=dual and lane == 1,
@@ -1039,6 +1055,12 @@ class _Pending:
 
 
 _PENDING = _Pending()
+
+
+def _task_id(call: Operation | None) -> str:
+    """`, task N` for a member call with `pto.task_id = N` (the runtime task it is submitted as), for labels."""
+    attr = call.attributes.get("pto.task_id") if call is not None else None
+    return f", task {attr.value.data}" if attr is not None and hasattr(attr, "value") else ""
 
 
 def _is_pending(v: Any) -> bool:
