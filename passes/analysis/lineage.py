@@ -1,4 +1,5 @@
-"""GM lineage: which function parameter a tensor value is (a store result is its destination buffer).
+"""GM lineage: which function parameter a tensor value is (a store result is its destination buffer, a
+`pto.tensor_cast` result its source).
 
 Used by the Group's parameter-return rule (reference §5, `ReturnedParamIndices`), by the remapping of
 dangling GM tensor references to parameters (§6, `RemapDanglingGmRefsToParam`), and for the *output binding* of
@@ -11,6 +12,7 @@ from xdsl.dialects import func, scf
 from xdsl.ir import BlockArgument, OpResult, SSAValue
 
 from pypto_mlir.dialects.pto_ops import StoreOp
+from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 
 
 def gm_origin(value: SSAValue, f: func.FuncOp, _depth: int = 0) -> BlockArgument | None:
@@ -30,6 +32,8 @@ def gm_origin(value: SSAValue, f: func.FuncOp, _depth: int = 0) -> BlockArgument
     op = value.op
     if isinstance(op, StoreOp):
         return gm_origin(op.dest, f, _depth + 1)
+    if isinstance(op, TensorCastOp):  # the same buffer under another type
+        return gm_origin(op.src, f, _depth + 1)
     if isinstance(op, scf.ForOp):
         init = gm_origin(op.iter_args[value.index], f, _depth + 1)
         y = op.body.block.last_op

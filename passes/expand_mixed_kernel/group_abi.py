@@ -32,7 +32,7 @@ rejected and both members must be declared with the Group's signature.
 
 from __future__ import annotations
 
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -50,6 +50,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import CreateTensorOp, ImportPeerBufferOp, StoreOp, get_int_attr
 from pypto_mlir.dialects.pto_traits import PipeFree, PipeTransfer
+from pypto_mlir.dialects.pto_types import TensorType
+from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 
 from ..common import kind_of, split_mode, with_loc
 from ..analysis.lineage import output_binding
@@ -111,8 +113,8 @@ def _resolve(g: func.FuncOp, v: SSAValue, funcs: dict[str, func.FuncOp], depth: 
         raise _Unbound(f"a value computed inside a region of the Group by '{op.name}'")
     if isinstance(op, CreateTensorOp):
         return op
-    if isinstance(op, StoreOp):
-        return _resolve(g, op.dest, funcs, depth + 1)
+    if isinstance(op, (StoreOp, TensorCastOp)):  # the same buffer (a cast: under another type)
+        return _resolve(g, op.operands[1] if isinstance(op, StoreOp) else op.src, funcs, depth + 1)
     if isinstance(op, func.CallOp):
         name = op.callee.root_reference.data
         callee = funcs.get(name)
@@ -229,6 +231,59 @@ def _promote_allocations(
     return [[r if isinstance(r, int) else index_of[r] for r in row] for row in resolved]
 
 
+def _rebind_dims(uses: list[tuple[Operation, int, object]]) -> None:
+    """Retype the aliases of re-bound parameters (pypto: the member's dimension symbols bound once to the Group
+    argument's extents).  `uses`: (op, operand index, the type that operand had before).  A tensor flows, with
+    its new type, through store results (the destination buffer), loop carries (init -> block argument and
+    result), `scf.if` results (when every branch yields the same new type) and the return (the member's declared
+    result type follows); a `func.call` or `scf.while` that needs the old type gets a `pto.tensor_cast` back to
+    it; any other op reads the buffer whatever its static extents."""
+    work = list(uses)
+    seen: set[tuple[int, int]] = set()
+    while work:
+        op, i, old_t = work.pop()
+        if (id(op), i) in seen:
+            continue
+        seen.add((id(op), i))
+        v = op.operands[i]
+        if v.type == old_t:
+            continue
+        if isinstance(op, StoreOp) and i == 1 and op.result.type != v.type:
+            olds = op.result.type
+            new_r = Rewriter.replace_value_with_new_type(op.result, v.type)
+            work.extend((u.operation, u.index, olds) for u in new_r.uses)
+        elif isinstance(op, TensorCastOp):
+            continue  # its result keeps its own type: the cast is still between compatible types
+        elif isinstance(op, scf.ForOp) and i >= 3:
+            k = i - 3
+            arg, res = op.body.block.args[k + 1], op.results[k]
+            if arg.type != v.type:
+                olda = arg.type
+                new_a = Rewriter.replace_value_with_new_type(arg, v.type)
+                work.extend((u.operation, u.index, olda) for u in new_a.uses)
+            if res.type != v.type:
+                oldr = res.type
+                new_res = Rewriter.replace_value_with_new_type(res, v.type)
+                work.extend((u.operation, u.index, oldr) for u in new_res.uses)
+        elif isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.IfOp):
+            if_op = op.parent_op()
+            assert isinstance(if_op, scf.IfOp)
+            ys = [r.block.last_op for r in (if_op.true_region, if_op.false_region) if r.blocks]
+            if len(ys) == 2 and all(isinstance(y, scf.YieldOp) and y.operands[i].type == v.type for y in ys):
+                res = if_op.results[i]
+                if res.type != v.type:
+                    oldr = res.type
+                    new_res = Rewriter.replace_value_with_new_type(res, v.type)
+                    work.extend((u.operation, u.index, oldr) for u in new_res.uses)
+        elif isinstance(op, (func.CallOp, scf.WhileOp)) and isinstance(old_t, TensorType):
+            cast = TensorCastOp(v, old_t)
+            with_loc(cast, op)
+            Rewriter.insert_op(cast, InsertPoint.before(op))
+            op.operands[i] = cast.result
+        # scf.yield of a loop (its carry was retyped from the init), func.return (the declared result type is
+        # taken from the return below), loads and the other readers need nothing
+
+
 def _rebuild(member: func.FuncOp, canon: list[int], g: func.FuncOp, name: str) -> func.FuncOp:
     """A copy of `member` named `name` whose parameters are the Group's; member parameter i is the Group
     parameter `canon[i]` (the one the call's argument i binds to)."""
@@ -238,15 +293,27 @@ def _rebuild(member: func.FuncOp, canon: list[int], g: func.FuncOp, name: str) -
     for new_arg, g_arg in zip(new_block.args, g.body.block.args):
         if g_arg.name_hint:
             new_arg.name_hint = g_arg.name_hint
+    rebound: list[tuple[Operation, int, object]] = []
     for i, old_arg in enumerate(old_block.args):
-        old_arg.replace_all_uses_with(new_block.args[canon[i]])
+        new_arg = new_block.args[canon[i]]
+        if new_arg.type != old_arg.type:
+            # A dimension the member declares `?` (the Group passed its tensor through a pto.tensor_cast) is bound
+            # to the Group's extent: uses see the Group's type, and the aliases are retyped below.
+            for use in list(old_arg.uses):
+                rebound.append((use.operation, use.index, old_arg.type))
+        old_arg.replace_all_uses_with(new_arg)
     for op in list(old_block.ops):
         op.detach()
         new_block.add_op(op)
+    _rebind_dims(rebound)
+    ret = new_block.last_op
+    outputs = list(member.function_type.outputs.data)
+    if isinstance(ret, func.ReturnOp):
+        outputs = [v.type for v in ret.operands]
     region = Region(new_block)
     new = func.FuncOp(
         name,
-        FunctionType.from_lists(list(g.function_type.inputs.data), list(member.function_type.outputs.data)),
+        FunctionType.from_lists(list(g.function_type.inputs.data), outputs),
         region,
         member.sym_visibility,
         arg_attrs=g.arg_attrs,
@@ -268,8 +335,13 @@ def _fresh(name: str, taken: set[str]) -> str:
     return f"{name}_{i}"
 
 
-def _rewrite_call(call: func.CallOp, g: func.FuncOp, callee: str, canon: list[int]) -> func.CallOp:
-    new = func.CallOp(callee, list(g.body.block.args), [r.type for r in call.results])
+def _rewrite_call(
+    call: func.CallOp, g: func.FuncOp, callee: func.FuncOp, canon: list[int]
+) -> func.CallOp:
+    """The call of the rebuilt `callee` with the Group's full parameter list.  A result whose type the rebuild
+    re-bound (a `?` now static) reaches the Group's other users through a `pto.tensor_cast` back to the type
+    they had (erased by the caller if unused once both calls are rewritten)."""
+    new = func.CallOp(callee.sym_name.data, list(g.body.block.args), list(callee.function_type.outputs.data))
     with_loc(new, call)
     for k, v in call.attributes.items():
         if k in ("callee", "arg_directions"):
@@ -280,11 +352,18 @@ def _rewrite_call(call: func.CallOp, g: func.FuncOp, callee: str, canon: list[in
         # An omitted output (a buffer the Group allocated, now a new Group parameter) maps to that parameter.
         mapped = sorted({canon[i] for i in no_dep.get_values()})
         new.attributes[NO_DEP] = DenseArrayBase.from_list(i64, mapped)
+    Rewriter.insert_op(new, InsertPoint.before(call))
     for old_r, new_r in zip(call.results, new.results):
         if old_r.name_hint:
             new_r.name_hint = old_r.name_hint
-        old_r.replace_all_uses_with(new_r)
-    Rewriter.replace_op(call, new)
+        value: SSAValue = new_r
+        if new_r.type != old_r.type and old_r.uses:
+            cast = TensorCastOp(new_r, old_r.type)
+            with_loc(cast, new)
+            Rewriter.insert_op(cast, InsertPoint.after(new))
+            value = cast.result
+        old_r.replace_all_uses_with(value)
+    Rewriter.erase_op(call)
     return new
 
 
@@ -383,11 +462,16 @@ def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None
             funcs[new.sym_name.data] = new
         for k, (call, name) in enumerate(zip(calls, names)):
             if layout_differs:
-                _rewrite_call(call, g, name, canon[k])
+                _rewrite_call(call, g, new_funcs[k], canon[k])
             elif not keep:
                 call.attributes["callee"] = SymbolRefAttr(name)
             if not keep:
                 call_count[name] = 1
+        if layout_differs:
+            # the casts that only bound member arguments (now Group parameters), and unused casts back
+            for op in [o for o in g.body.block.ops if isinstance(o, TensorCastOp)][::-1]:
+                if not op.result.uses:
+                    Rewriter.erase_op(op)
 
 
 __all__ = ["needs_inferred_dual_dispatch", "normalize_group_abi"]

@@ -27,6 +27,7 @@ from pypto_mlir.dialects.pto_traits import BoundaryAffinity, PipeDirection, Pipe
 from pypto_mlir.dialects.pto_traits import PipeInit as PipeInitTrait
 from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
+from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 from pypto_mlir.passes.analysis.lineage import output_binding
 from pypto_mlir.passes.analysis.lanes import code_for_lane_extents, lane_step, split_dim_of_code
 from pypto_mlir.passes.analysis.mx_scale import is_scale_carrier, scale_kind
@@ -227,11 +228,16 @@ class Machine:
 
     def run_group(self, f: func.FuncOp, args: list[Any], ctx: Ctx) -> Gen:
         """A Group body: its calls of AIC/AIV kernels start cores that run concurrently; they join at the first
-        use of a member's result or at the Group's return."""
+        use of a member's result (other than as a member argument bound by its output binding, directly or through
+        a pto.tensor_cast) or at the Group's return."""
         block = f.body.blocks.first
         env: dict[SSAValue, Any] = dict(zip(block.args, args))
         pending: list[tuple[func.FuncOp, list[Any], func.CallOp]] = []
         label = f"Group @{f.sym_name.data}"
+        # A pending member's result that writes back one of its parameters is bound to the buffer its call passes
+        # there (its output binding, docs/dialect.md "Group members"): another member may take it as an argument
+        # without waiting, as both start together on the hardware.
+        bound: dict[SSAValue, Any] = {}
 
         def join():
             if not pending:
@@ -240,12 +246,10 @@ class Machine:
             for (_, _, call), res in zip(pending, results):
                 for r, v in zip(call.res, res):
                     env[r] = v
+            for v, buf in bound.items():  # casts of a member's result: the buffer it was bound to
+                if _is_pending(env.get(v)):
+                    env[v] = buf
             pending.clear()
-
-        # A pending member's result that writes back one of its parameters is bound to the buffer its call passes
-        # there (its output binding, docs/dialect.md "Group members"): another member may take it as an argument
-        # without waiting, as both start together on the hardware.
-        bound: dict[SSAValue, Any] = {}
 
         def arg(o: SSAValue, at: Operation) -> Any:
             if o in env and _is_pending(env[o]) and o in bound:
@@ -266,6 +270,10 @@ class Machine:
                         if j is not None:
                             bound[r] = args[j]
                     continue
+            if isinstance(op, TensorCastOp) and op.src in bound and _is_pending(env.get(op.src)):
+                bound[op.result] = bound[op.src]  # the same buffer under another type: still bound, no wait
+                env[op.result] = _PENDING
+                continue
             if op.regions or any(_is_pending(env.get(o)) for o in op.operands):
                 join()  # an op with regions may use a member's result inside them
             if isinstance(op, func.ReturnOp):
