@@ -2,7 +2,11 @@
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --expand-mixed-kernel | filecheck %s
 // RUN: pypto-opt %s --expand-mixed-kernel | pypto-opt --expand-mixed-kernel | filecheck %s
 // RUN: pypto-run --quiet --check-pipeline expand-mixed-kernel %s
+// RUN: pypto-run --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel %s
 // RUN: sed 's/a2a3/a5/' %s | pypto-run --quiet --check-pipeline expand-mixed-kernel -
+// The interpreter names a member by its task id: a slot too small for the pushed tile, reported on the AIC task.
+// RUN: sed 's/slot_size = 2048 : i64/slot_size = 1024 : i64/' %s | not pypto-run --quiet - 2>&1 | filecheck %s --check-prefix=TASK
+// TASK: error: the pushed tile !pto.tile<32x16xf32, acc> takes 2048 bytes, more than the slot_size of 1024 bytes of the c2v ring of pipe 0 (on @cube (AIC, task 7))
 
 // Phase 4: a buffer the Group allocates (%ws) passed directly to both members (the AIC writes it, the AIV reads
 // it after the pop that follows the store) is promoted to a new Group parameter; its direction is the

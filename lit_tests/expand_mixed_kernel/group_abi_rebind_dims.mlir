@@ -2,6 +2,7 @@
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A5
 // RUN: pypto-opt %s --expand-mixed-kernel | pypto-opt --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A2A3
 // RUN: sed 's/a2a3/a5/' %s | pypto-run --quiet --check-pipeline expand-mixed-kernel -
+// RUN: sed 's/a2a3/a5/' %s | pypto-run --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel -
 // The a2a3 input cannot run as written (its AIV member is unmarked, see group_abi.mlir): its output is compared
 // with the a5 input, which has the same semantics.
 // RUN: sed 's/a2a3/a5/' %s > %t.a5.mlir

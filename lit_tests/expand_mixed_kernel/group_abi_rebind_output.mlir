@@ -1,6 +1,7 @@
 // RUN: pypto-opt %s --expand-mixed-kernel | filecheck %s
 // RUN: pypto-opt %s --expand-mixed-kernel | pypto-opt --expand-mixed-kernel | filecheck %s
 // RUN: pypto-run --quiet --check-pipeline expand-mixed-kernel %s
+// RUN: pypto-run --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel %s
 // RUN: sed 's/a5/a2a3/' %s | pypto-opt --expand-mixed-kernel | filecheck %s --check-prefix=A2A3
 // RUN: sed 's/a5/a2a3/' %s | pypto-opt --expand-mixed-kernel > %t.a2a3.out.mlir
 // RUN: pypto-run --quiet %s --compare-with %t.a2a3.out.mlir

@@ -9,12 +9,14 @@ first AIC call and first AIV call (top level) do not both pass exactly the Group
   for a member (`pto.create_tensor`, an *internal output store*): promoted to a new last Group parameter with
   the direction the member gives it, which every caller of the Group now allocates (a Group or Spmd caller
   gets the parameter too, up to the code that allocates); a member result (its *output binding*: the member
-  parameter that return position writes back, then what the call passes there).  Anything else has no slot in
-  the payload: a located error;
+  parameter that return position writes back, then what the call passes there); a `pto.tensor_cast` of any
+  of these.  Anything else has no slot in the payload: a located error;
 - each member is rebuilt onto the Group's parameter list: member parameter i becomes the Group parameter the
-  call passes at position i (so the same tensor passed twice - aliased arguments - is one parameter, used in
+  call's argument i is bound to (so the same tensor passed twice - aliased arguments - is one parameter, used in
   both places); names, types and directions (`pto.out`/`pto.inout`) come from the Group, results and
-  attributes from the member; unused parameters stay (they are legal kernel parameters);
+  attributes from the member; unused parameters stay (they are legal kernel parameters); a member parameter
+  whose type differs (a `?` the Group bound through a cast) is re-bound to the Group's type, and its aliases
+  in the body follow (`_rebind_dims`);
 - if both members are called exactly once in the module they are rebuilt in place under their own names;
   otherwise Group-private copies `@<g>_aic_adapter` / `@<g>_aiv_adapter` are added (the originals keep their
   ABI for their other callers) and every `pto.import_peer_buffer {peer_func = @old}` naming the other member is
