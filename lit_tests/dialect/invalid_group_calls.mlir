@@ -150,7 +150,8 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
 
 // -----
 
-// Two member calls of one Group are two tasks.
+// A task has one AIV subslot: two AIV calls of one Group cannot share a task id (an AIC and an AIV call may:
+// the two subslots of one mixed task, see group_member_calls.mlir).
 builtin.module attributes {pto.target = #pto.target<a5>} {
   func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
     func.return
@@ -160,7 +161,8 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
   }
   func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<group>} {
     func.call @c(%x) {pto.task_id = 3 : i64} : (!pto.tensor<16x16xf32>) -> ()
-    // expected-error@+1 {{'func.call' op has pto.task_id = 3, which another member call of Group @g already has; each member call is its own task}}
+    func.call @v(%x) {pto.task_id = 3 : i64} : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op has pto.task_id = 3, whose AIV subslot another call of Group @g already fills; a task has one AIC and one AIV member call}}
     func.call @v(%x) {pto.task_id = 3 : i64} : (!pto.tensor<16x16xf32>) -> ()
     func.return
   }
@@ -178,7 +180,7 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
   }
   func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<orchestration>} {
     func.call @c(%x) : (!pto.tensor<16x16xf32>) -> ()
-    // expected-error@+1 {{'func.call' op has 'pto.task_id', which names the runtime task of a Group member: it belongs on a call of an AIC or AIV kernel directly in the body of a Group}}
+    // expected-error@+1 {{'func.call' op has 'pto.task_id', which names the runtime task of a Group member: it belongs on a call of an AIC, AIV or InCore kernel directly in the body of a Group}}
     func.call @v(%x) {pto.task_id = 0 : i64} : (!pto.tensor<16x16xf32>) -> ()
     func.return
   }

@@ -130,10 +130,12 @@ def verify_module(module: ModuleOp) -> None:
 def _check_call_attrs(module: ModuleOp) -> None:
     """The `pto.*` attributes of a `func.call` (docs/dialect.md, "Group members"): `pto.no_dep` lists distinct
     argument indices of the call; `pto.task_id` (the runtime task a Group member is submitted as, pypto's
-    `Submit` TaskId) is a non-negative integer on a call of an AIC/AIV kernel directly in a Group's body, and
-    no two calls of one Group share one."""
+    `Submit` TaskId) is a non-negative integer on a call of an AIC, AIV or InCore kernel directly in a Group's
+    body.  A mixed task has one AIC and one AIV subslot, so one id may name an AIC call and an AIV call (an
+    InCore call is both: ExpandMixedKernel splits it into the two, which keep its id), but not two calls of one
+    side."""
     funcs = {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, func.FuncOp)}
-    tasks: dict[tuple[Operation, int], Operation] = {}
+    tasks: dict[tuple[Operation, int], set[str]] = {}
     for op in module.walk():
         if not isinstance(op, func.CallOp):
             continue
@@ -171,22 +173,24 @@ def _check_call_attrs(module: ModuleOp) -> None:
             raise PtoError(f"'func.call' op 'pto.task_id' must be non-negative, got {task.value.data}", op=op)
         parent = op.parent_op()
         callee = funcs.get(op.callee.root_reference.data)
-        if not (isinstance(parent, func.FuncOp) and kind_of(parent) == "group") or callee is None or kind_of(
-            callee
-        ) not in ("aic", "aiv"):
+        kind = kind_of(callee) if callee is not None else None
+        if not (isinstance(parent, func.FuncOp) and kind_of(parent) == "group") or kind not in ("aic", "aiv", "incore"):
             raise PtoError(
                 "'func.call' op has 'pto.task_id', which names the runtime task of a Group member: it belongs on a "
-                "call of an AIC or AIV kernel directly in the body of a Group (pto.kind = #pto.kind<group>)",
+                "call of an AIC, AIV or InCore kernel directly in the body of a Group (pto.kind = #pto.kind<group>)",
                 op=op,
             )
+        sides = {"aic", "aiv"} if kind == "incore" else {kind}
         key = (parent, task.value.data)
-        if key in tasks:
+        taken = tasks.setdefault(key, set())
+        if taken & sides:
+            side = sorted(taken & sides)[0].upper()
             raise PtoError(
-                f"'func.call' op has pto.task_id = {task.value.data}, which another member call of Group "
-                f"@{parent.sym_name.data} already has; each member call is its own task",
+                f"'func.call' op has pto.task_id = {task.value.data}, whose {side} subslot another call of Group "
+                f"@{parent.sym_name.data} already fills; a task has one AIC and one AIV member call",
                 op=op,
             )
-        tasks[key] = op
+        taken |= sides
 
 
 def _check_pipe_kernel_calls(module: ModuleOp) -> None:
