@@ -1,5 +1,6 @@
 """Tile view and lane-addressed ops beyond the contract's minimum: `pto.reinterpret_view`, `pto.extract`,
-`pto.gather_row` (docs/dialect.md, "Views and lane-addressed ops").
+`pto.gather_row` (docs/dialect.md, "Views and lane-addressed ops"), and `pto.tensor_cast` (the same GM buffer
+under a compatible type: how a `?` dimension is bound at a Group member call).
 
 They follow the contract's conventions: parameters are inherent attributes, offsets are mixed static/dynamic
 lists, the result type gives shape, memory space and view, and every check is a located verifier error.
@@ -38,8 +39,8 @@ from .pto_ops import (
     print_addressed,
     split_mixed,
 )
-from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SlotView, VectorAffinity
-from .pto_types import DYNAMIC, TileType, element_bits, format_shape, is_cube_memory
+from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SharedAffinity, SlotView, VectorAffinity
+from .pto_types import DYNAMIC, TensorType, TileType, element_bits, format_shape, is_cube_memory
 
 
 def rescale_innermost(dims: Sequence[int], src_elem: Attribute, elem: Attribute) -> list[int] | None:
@@ -256,13 +257,52 @@ class GatherRowOp(IRDLOperation):
             )
 
 
-ADDRESSED_VIEW_OPS = (ReinterpretViewOp, ExtractOp, GatherRowOp)
+def tensor_types_compatible(a: TensorType, b: TensorType) -> bool:
+    """Same rank, element type and layout, and every dimension equal or `?` on one side."""
+    sa, sb = list(a.get_shape()), list(b.get_shape())
+    return (
+        len(sa) == len(sb)
+        and a.element_type == b.element_type
+        and a.layout == b.layout
+        and all(x == y or DYNAMIC in (x, y) for x, y in zip(sa, sb))
+    )
+
+
+@irdl_op_definition
+class TensorCastOp(IRDLOperation):
+    """`%c = pto.tensor_cast %t : T1 -> T2` — the same GM buffer under a compatible type (a dimension made `?`
+    or bound to a static extent), like MLIR's `tensor.cast`.  `func.call` needs argument types equal to the
+    callee's, so a Group passes its static tensor to a member's `?` parameter through a cast; ExpandMixedKernel
+    phase 4 then re-binds the member's dimension to the Group's (docs/expand-mixed-kernel.md)."""
+
+    name = "pto.tensor_cast"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+    traits = traits_def(SharedAffinity(), Pure())
+
+    def __init__(self, src: SSAValue, result_type: TensorType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        a, b = self.src.type, self.result.type
+        assert isinstance(a, TensorType) and isinstance(b, TensorType)
+        if not tensor_types_compatible(a, b):
+            raise VerifyException(
+                f"tensor_cast needs compatible types (the same rank, element type and layout; each dimension equal "
+                f"or ? on one side), got {a} -> {b}"
+            )
+
+
+ADDRESSED_VIEW_OPS = (ReinterpretViewOp, ExtractOp, GatherRowOp, TensorCastOp)
 
 __all__ = [
     "ADDRESSED_VIEW_OPS",
     "ExtractOp",
     "GatherRowOp",
     "ReinterpretViewOp",
+    "TensorCastOp",
+    "tensor_types_compatible",
     "reinterpret_inferred_shape",
     "reinterpret_inferred_valid",
 ]

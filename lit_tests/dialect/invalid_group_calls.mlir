@@ -57,3 +57,149 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
     func.return %r : !pto.tensor<16x128xf32>
   }
 }
+
+// -----
+
+// pto.no_dep lists argument indices of the call (pypto pl.no_dep): one past the last argument is an error.
+builtin.module attributes {pto.target = #pto.target<a5>} {
+  func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+    func.return
+  }
+  func.func @v(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aiv>} {
+    func.return
+  }
+  func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<group>} {
+    func.call @c(%x) : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op 'pto.no_dep' lists argument #3, but the call has 1 arguments}}
+    func.call @v(%x) {pto.no_dep = array<i64: 3>} : (!pto.tensor<16x16xf32>) -> ()
+    func.return
+  }
+}
+
+// -----
+
+// pto.no_dep lists each argument once.
+builtin.module attributes {pto.target = #pto.target<a5>} {
+  func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+    func.return
+  }
+  func.func @v(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aiv>} {
+    func.return
+  }
+  func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<group>} {
+    func.call @c(%x) : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op 'pto.no_dep' lists an argument twice: [0, 0]}}
+    func.call @v(%x) {pto.no_dep = array<i64: 0, 0>} : (!pto.tensor<16x16xf32>) -> ()
+    func.return
+  }
+}
+
+// -----
+
+// pto.no_dep is an array<i64>.
+builtin.module attributes {pto.target = #pto.target<a5>} {
+  func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+    func.return
+  }
+  func.func @v(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aiv>} {
+    func.return
+  }
+  func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<group>} {
+    func.call @c(%x) : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op 'pto.no_dep' must be an array<i64: ...> of argument indices, got array<i32: 0>}}
+    func.call @v(%x) {pto.no_dep = array<i32: 0>} : (!pto.tensor<16x16xf32>) -> ()
+    func.return
+  }
+}
+
+// -----
+
+// pto.task_id (the task a Group member call is submitted as, pypto's Submit TaskId) is an integer...
+builtin.module attributes {pto.target = #pto.target<a5>} {
+  func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+    func.return
+  }
+  func.func @v(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aiv>} {
+    func.return
+  }
+  func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<group>} {
+    func.call @c(%x) : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op 'pto.task_id' must be an integer (e.g. 0 : i64), got "t"}}
+    func.call @v(%x) {pto.task_id = "t"} : (!pto.tensor<16x16xf32>) -> ()
+    func.return
+  }
+}
+
+// -----
+
+// ... that is not negative.
+builtin.module attributes {pto.target = #pto.target<a5>} {
+  func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+    func.return
+  }
+  func.func @v(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aiv>} {
+    func.return
+  }
+  func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<group>} {
+    func.call @c(%x) : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op 'pto.task_id' must be non-negative, got -1}}
+    func.call @v(%x) {pto.task_id = -1 : i64} : (!pto.tensor<16x16xf32>) -> ()
+    func.return
+  }
+}
+
+// -----
+
+// A task has one AIV subslot: two AIV calls of one Group cannot share a task id (an AIC and an AIV call may:
+// the two subslots of one mixed task, see group_member_calls.mlir).
+builtin.module attributes {pto.target = #pto.target<a5>} {
+  func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+    func.return
+  }
+  func.func @v(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aiv>} {
+    func.return
+  }
+  func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<group>} {
+    func.call @c(%x) {pto.task_id = 3 : i64} : (!pto.tensor<16x16xf32>) -> ()
+    func.call @v(%x) {pto.task_id = 3 : i64} : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op has pto.task_id = 3, whose AIV subslot another call of Group @g already fills; a task has one AIC and one AIV member call}}
+    func.call @v(%x) {pto.task_id = 3 : i64} : (!pto.tensor<16x16xf32>) -> ()
+    func.return
+  }
+}
+
+// -----
+
+// A task id belongs on a member call in a Group, not on a call from other code.
+builtin.module attributes {pto.target = #pto.target<a5>} {
+  func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+    func.return
+  }
+  func.func @v(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aiv>} {
+    func.return
+  }
+  func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<orchestration>} {
+    func.call @c(%x) : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op has 'pto.task_id', which names the runtime task of a Group member: it belongs on a call of an AIC, AIV or InCore kernel directly in the body of a Group}}
+    func.call @v(%x) {pto.task_id = 0 : i64} : (!pto.tensor<16x16xf32>) -> ()
+    func.return
+  }
+}
+
+// -----
+
+// The pto.* attributes of a call are pto.no_dep and pto.task_id.
+builtin.module attributes {pto.target = #pto.target<a5>} {
+  func.func @c(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+    func.return
+  }
+  func.func @v(%a: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aiv>} {
+    func.return
+  }
+  func.func @g(%x: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<group>} {
+    func.call @c(%x) : (!pto.tensor<16x16xf32>) -> ()
+    // expected-error@+1 {{'func.call' op has an unknown attribute 'pto.task' (known on calls: pto.no_dep, pto.task_id)}}
+    func.call @v(%x) {pto.task = 0 : i64} : (!pto.tensor<16x16xf32>) -> ()
+    func.return
+  }
+}

@@ -216,3 +216,21 @@ func.func @f(%l: !pto.tile<16x64xf8E4M3FN, left>, %ls: !pto.tile<16x2xf8E8M0FNU,
   %c = pto.matmul_mx %l, %ls, %r, %rs : !pto.tile<16x64xf8E4M3FN, left>, !pto.tile<16x2xf8E8M0FNU, vec>, !pto.tile<64x32xf8E4M3FN, right>, !pto.tile<2x32xf8E8M0FNU, right_scale> -> !pto.tile<16x32xf32, acc>
   func.return
 }
+
+// -----
+
+// pto.tensor_cast: a static dimension may only become ? (or a ? one static), not another extent.
+func.func @f(%t: !pto.tensor<16x16xf32>) {
+  // expected-error@+1 {{tensor_cast needs compatible types (the same rank, element type and layout; each dimension equal or ? on one side), got !pto.tensor<16x16xf32> -> !pto.tensor<8x?xf32>}}
+  %c = pto.tensor_cast %t : !pto.tensor<16x16xf32> -> !pto.tensor<8x?xf32>
+  func.return
+}
+
+// -----
+
+// pto.tensor_cast keeps the element type (a reinterpretation is not a cast).
+func.func @f(%t: !pto.tensor<16x16xf32>) {
+  // expected-error@+1 {{tensor_cast needs compatible types (the same rank, element type and layout; each dimension equal or ? on one side), got !pto.tensor<16x16xf32> -> !pto.tensor<16x?xf16>}}
+  %c = pto.tensor_cast %t : !pto.tensor<16x16xf32> -> !pto.tensor<16x?xf16>
+  func.return
+}

@@ -1,5 +1,5 @@
 // Round trip of the ops added beyond the contract: reinterpret_view, extract, gather_row (views and
-// lane-addressed ops) and tile_put, tile_get, tensor_put, tensor_get, notify, wait, defer_wait (communication).
+// lane-addressed ops), tensor_cast (a tensor under a compatible type) and tile_put, tile_get, tensor_put, tensor_get, notify, wait, defer_wait (communication).
 // Static and dynamic offsets, optional `value`, peer ranks of index and integer type.
 
 // RUN: pypto-opt %s | filecheck %s
@@ -10,6 +10,17 @@
 // tests/dialects/test_dialect_roundtrip.py.
 
 builtin.module attributes {pto.target = #pto.target<a5>} {
+  // CHECK-LABEL: func.func @tensor_casts
+  // CHECK:      %d = pto.tensor_cast %t : !pto.tensor<16x16xf32> -> !pto.tensor<16x?xf32>
+  // CHECK-NEXT: %s = pto.tensor_cast %d : !pto.tensor<16x?xf32> -> !pto.tensor<16x16xf32>
+  // CHECK-NEXT: %n = pto.tensor_cast %z : !pto.tensor<?x128xbf16, nz> -> !pto.tensor<32x128xbf16, nz>
+  // GENERIC: "pto.tensor_cast"(%{{.*}}) : (!pto.tensor<16x16xf32>) -> !pto.tensor<16x?xf32>
+  func.func @tensor_casts(%t: !pto.tensor<16x16xf32>, %z: !pto.tensor<?x128xbf16, nz>) {
+    %d = pto.tensor_cast %t : !pto.tensor<16x16xf32> -> !pto.tensor<16x?xf32>
+    %s = pto.tensor_cast %d : !pto.tensor<16x?xf32> -> !pto.tensor<16x16xf32>
+    %n = pto.tensor_cast %z : !pto.tensor<?x128xbf16, nz> -> !pto.tensor<32x128xbf16, nz>
+    func.return
+  }
   // CHECK-LABEL: func.func @views
   // CHECK:      %b = pto.reinterpret_view %a : !pto.tile<16x16xf32, vec> -> !pto.tile<16x32xi16, vec>
   // CHECK-NEXT: %c = pto.reinterpret_view %a : !pto.tile<16x16xf32, vec> -> !pto.tile<8x32xf32, vec>

@@ -26,6 +26,12 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
 %g   = pto.gather_row %a, %idx[%k] : !pto.tile<16x16xf32, vec>, !pto.tile<8x1xi32, vec> -> !pto.tile<8x16xf32, vec>
     func.return
   }
+  // CHECK-LABEL: func.func @tensor_cast
+  // CHECK: %c = pto.tensor_cast %t : !pto.tensor<16x16xf32> -> !pto.tensor<16x?xf32>
+  func.func @tensor_cast(%t: !pto.tensor<16x16xf32>) {
+%c   = pto.tensor_cast %t : !pto.tensor<16x16xf32> -> !pto.tensor<16x?xf32>
+    func.return
+  }
   // CHECK-LABEL: func.func @tile_put_3
   // CHECK: %o2 = pto.tile_put %t, %o[%r, 0] to %peer : !pto.tile<16x128xf32, vec>, !pto.tensor<64x128xf32>
   func.func @tile_put_3(%t: !pto.tile<16x128xf32, vec>, %o: !pto.tensor<64x128xf32>, %r: index, %peer: index) {

@@ -1,5 +1,10 @@
 // RUN: pypto-opt %s --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A2A3
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A5
+// The task id of the Group's call of the mixed kernel (pto.task_id, pypto's Submit TaskId) names one mixed task:
+// both halves keep it, as its AIC and AIV subslots (docs/dialect.md, "Group members").
+// RUN: sed 's/%result = func.call @compute_incore_0(%x, %y, %out_0) :/%result = func.call @compute_incore_0(%x, %y, %out_0) {pto.task_id = 5 : i64} :/' %s | pypto-opt --expand-mixed-kernel | filecheck %s --check-prefix=TASK
+// TASK: func.call @compute_incore_0_aic(%x, %y, %out) {pto.task_id = 5 : i64} :
+// TASK-NEXT: %result = func.call @compute_incore_0_aiv(%x, %y, %out) {pto.task_id = 5 : i64} :
 
 // Seed example 2: a Group (as made by OutlineClusterScopes) already calls the mixed kernel.  The Group is
 // rewritten in place to call @compute_incore_0_aic then @compute_incore_0_aiv (whose result replaces the old

@@ -5,19 +5,26 @@ compiled members must unpack the same parameter list.  Groups this pass creates 
 list to both members; a hand-written Group may call `@cube(%q, %k)` and `@vec(%out, %q)`.  For each Group whose
 first AIC call and first AIV call (top level) do not both pass exactly the Group's parameters in order:
 
-- every argument of both calls must be a parameter of the Group (a value computed in the Group body has no slot
-  in the payload: located error);
+- every argument of both calls is bound to a Group parameter: a parameter itself; a buffer the Group allocates
+  for a member (`pto.create_tensor`, an *internal output store*): promoted to a new last Group parameter with
+  the direction the member gives it, which every caller of the Group now allocates (a Group or Spmd caller
+  gets the parameter too, up to the code that allocates); a member result (its *output binding*: the member
+  parameter that return position writes back, then what the call passes there); a `pto.tensor_cast` of any
+  of these.  Anything else has no slot in the payload: a located error;
 - each member is rebuilt onto the Group's parameter list: member parameter i becomes the Group parameter the
-  call passes at position i (so the same tensor passed twice - aliased arguments - is one parameter, used in
+  call's argument i is bound to (so the same tensor passed twice - aliased arguments - is one parameter, used in
   both places); names, types and directions (`pto.out`/`pto.inout`) come from the Group, results and
-  attributes from the member; unused parameters stay (they are legal kernel parameters);
+  attributes from the member; unused parameters stay (they are legal kernel parameters); a member parameter
+  whose type differs (a `?` the Group bound through a cast) is re-bound to the Group's type, and its aliases
+  in the body follow (`_rebind_dims`);
 - if both members are called exactly once in the module they are rebuilt in place under their own names;
   otherwise Group-private copies `@<g>_aic_adapter` / `@<g>_aiv_adapter` are added (the originals keep their
   ABI for their other callers) and every `pto.import_peer_buffer {peer_func = @old}` naming the other member is
   renamed to its adapter;
-- both calls are rewritten to pass the full parameter list; their results (the *output bindings*: which Group
-  value each member result feeds) keep their uses; a `pto.no_dep` call attribute (argument indices whose
-  dependency tracking is off, pypto `pl.no_dep`) is remapped to the canonical parameter indices;
+- both calls are rewritten to pass the full parameter list, keeping their other attributes (`pto.task_id`, the
+  task the call is submitted as); their results keep their uses; a `pto.no_dep` call attribute (argument
+  indices whose dependency tracking is off, pypto `pl.no_dep`) is remapped to the canonical parameter indices,
+  an omitted output to its promoted parameter;
 - on a2a3, an AIV member without a split mode whose transfers all use split code 0 gets `pto.dual_aiv_dispatch`
   (inferred dual dispatch), through an adapter if it has other callers.
 
@@ -27,16 +34,29 @@ rejected and both members must be declared with the Group's signature.
 
 from __future__ import annotations
 
-from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, FunctionType, ModuleOp, StringAttr, SymbolRefAttr, UnitAttr, i64
-from xdsl.ir import Block, BlockArgument, Region, SSAValue
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_ops import ImportPeerBufferOp, get_int_attr
+from pypto_mlir.dialects.pto_ops import CreateTensorOp, ImportPeerBufferOp, StoreOp, get_int_attr
 from pypto_mlir.dialects.pto_traits import PipeFree, PipeTransfer
+from pypto_mlir.dialects.pto_types import TensorType
+from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 
 from ..common import kind_of, split_mode, with_loc
+from ..analysis.lineage import output_binding
 
 PASS_NAME = "ExpandMixedKernel"
 NO_DEP = "pto.no_dep"
@@ -74,32 +94,228 @@ def _forwards_all(call: func.CallOp, g: func.FuncOp, callee: func.FuncOp) -> boo
     return list(call.operands) == params and len(callee.function_type.inputs.data) == len(params)
 
 
-def _param_index(g: func.FuncOp, v: SSAValue) -> int | None:
-    if isinstance(v, BlockArgument) and v.block is g.body.block:
-        return v.index
-    return None
+class _Unbound(Exception):
+    """A member argument with no slot in the Group's payload; the message says what the value is."""
 
 
-def _rebuild(member: func.FuncOp, call: func.CallOp, g: func.FuncOp, name: str) -> func.FuncOp:
+def _resolve(g: func.FuncOp, v: SSAValue, funcs: dict[str, func.FuncOp], depth: int = 0) -> int | CreateTensorOp:
+    """The Group parameter (its index) a member argument binds to, or the buffer the Group allocates for it
+    (`pto.create_tensor`: an internal output store, promoted to a new Group parameter).  A store result is its
+    destination buffer; a call result is the buffer the callee writes back (the call's *output binding*: the
+    callee's return position traced to one of its parameters, then to what the call passes there)."""
+    if depth > 64:
+        raise _Unbound("a value whose buffer chain is too long to follow")
+    if isinstance(v, BlockArgument):
+        if v.block is g.body.block:
+            return v.index
+        raise _Unbound("a block argument of a region inside the Group")
+    assert isinstance(v, OpResult)
+    op = v.op
+    if op.parent_block() is not g.body.block:
+        raise _Unbound(f"a value computed inside a region of the Group by '{op.name}'")
+    if isinstance(op, CreateTensorOp):
+        return op
+    if isinstance(op, (StoreOp, TensorCastOp)):  # the same buffer (a cast: under another type)
+        return _resolve(g, op.operands[1] if isinstance(op, StoreOp) else op.src, funcs, depth + 1)
+    if isinstance(op, func.CallOp):
+        name = op.callee.root_reference.data
+        callee = funcs.get(name)
+        if callee is None or not callee.body.blocks:
+            raise _Unbound(
+                f"result #{v.index} of the call of '@{name}', which has no body that shows which of its parameters "
+                f"the result writes back"
+            )
+        origin = output_binding(callee, v.index)
+        if origin is None:
+            raise _Unbound(
+                f"result #{v.index} of the call of '@{name}', which is not a writeback of one of its parameters, "
+                f"so no caller-visible buffer carries it"
+            )
+        return _resolve(g, op.operands[origin], funcs, depth + 1)
+    raise _Unbound(f"a value computed in the Group body by '{op.name}'")
+
+
+_DIRECTION_RANK = {"in": 0, "out": 1, "inout": 2}
+
+
+def _direction_of(f: func.FuncOp, index: int) -> str:
+    if f.arg_attrs is None:
+        return "in"
+    d = f.arg_attrs.data[index].data
+    return "inout" if "pto.inout" in d else "out" if "pto.out" in d else "in"
+
+
+def _direction_attrs(direction: str) -> DictionaryAttr:
+    return DictionaryAttr({} if direction == "in" else {f"pto.{direction}": UnitAttr()})
+
+
+def _add_param(f: func.FuncOp, t, name: str | None, direction: str) -> BlockArgument:
+    """Append a parameter to `f` (its block, type and argument attributes)."""
+    block = f.body.block
+    n = len(block.args)
+    arg = block.insert_arg(t, n)
+    if name:
+        arg.name_hint = name
+    inputs = list(f.function_type.inputs.data)
+    f.function_type = FunctionType.from_lists([*inputs, t], list(f.function_type.outputs.data))
+    attrs = list(f.arg_attrs.data) if f.arg_attrs is not None else [DictionaryAttr({}) for _ in inputs]
+    f.arg_attrs = ArrayAttr([*attrs, _direction_attrs(direction)])
+    return arg
+
+
+def _enclosing_func(op: Operation) -> func.FuncOp | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, func.FuncOp):
+        p = p.parent_op()
+    return p
+
+
+def _pass_new_argument(module: ModuleOp, f: func.FuncOp, t, name: str | None, direction: str, depth: int = 0) -> None:
+    """`f` got a new last parameter of type `t`: every call of `f` passes a buffer for it.  A Group or Spmd
+    caller (a wrapper that launches, not code that allocates) gets the parameter too, and its own callers pass
+    it, up the call chain; any other caller allocates the buffer with `pto.create_tensor` right before the
+    call (the outer caller owns the output, as in pypto)."""
+    fname = f.sym_name.data
+    calls = [op for op in module.walk() if isinstance(op, func.CallOp) and op.callee.root_reference.data == fname]
+    added: dict[func.FuncOp, BlockArgument] = {}
+    for call in calls:
+        caller = _enclosing_func(call)
+        if caller is not None and caller is not f and kind_of(caller) in ("group", "spmd") and depth < 16:
+            if caller not in added:
+                added[caller] = _add_param(caller, t, name, direction)
+                _pass_new_argument(module, caller, t, name, direction, depth + 1)
+            value: SSAValue = added[caller]
+        else:
+            alloc = CreateTensorOp(t)
+            with_loc(alloc, call)
+            if name:
+                alloc.result.name_hint = name
+            Rewriter.insert_op(alloc, InsertPoint.before(call))
+            value = alloc.result
+        new = func.CallOp(fname, [*call.operands, value], [r.type for r in call.results])
+        with_loc(new, call)
+        for k, v in call.attributes.items():
+            if k != "callee":
+                new.attributes[k] = v
+        for old_r, new_r in zip(call.results, new.results):
+            if old_r.name_hint:
+                new_r.name_hint = old_r.name_hint
+            old_r.replace_all_uses_with(new_r)
+        Rewriter.replace_op(call, new)
+
+
+def _promote_allocations(
+    module: ModuleOp, g: func.FuncOp, resolved: list[list[int | CreateTensorOp]], calls, callees
+) -> list[list[int]]:
+    """Each buffer the Group allocates for a member (an internal output store) becomes a new last Group
+    parameter, allocated by the Group's callers; returns each call's canonical parameter index per argument."""
+    index_of: dict[CreateTensorOp, int] = {}
+    for row, callee in zip(resolved, callees):
+        for i, r in enumerate(row):
+            if isinstance(r, CreateTensorOp) and r not in index_of:
+                index_of[r] = -1
+    for alloc in index_of:
+        direction = "in"
+        for row, callee in zip(resolved, callees):
+            for i, r in enumerate(row):
+                d = _direction_of(callee, i)
+                if r is alloc and _DIRECTION_RANK[d] > _DIRECTION_RANK[direction]:
+                    direction = d
+        if direction == "in":
+            direction = "out"  # the Group allocated it for a member to fill: an output buffer of the launch
+        name = alloc.result.name_hint
+        t = alloc.result.type
+        arg = _add_param(g, t, name, direction)
+        index_of[alloc] = arg.index
+        alloc.result.replace_all_uses_with(arg)
+        Rewriter.erase_op(alloc)
+        _pass_new_argument(module, g, t, name, direction)
+    return [[r if isinstance(r, int) else index_of[r] for r in row] for row in resolved]
+
+
+def _rebind_dims(uses: list[tuple[Operation, int, object]]) -> None:
+    """Retype the aliases of re-bound parameters (pypto: the member's dimension symbols bound once to the Group
+    argument's extents).  `uses`: (op, operand index, the type that operand had before).  A tensor flows, with
+    its new type, through store results (the destination buffer), loop carries (init -> block argument and
+    result), `scf.if` results (when every branch yields the same new type) and the return (the member's declared
+    result type follows); a `func.call` or `scf.while` that needs the old type gets a `pto.tensor_cast` back to
+    it; any other op reads the buffer whatever its static extents."""
+    work = list(uses)
+    seen: set[tuple[int, int]] = set()
+    while work:
+        op, i, old_t = work.pop()
+        if (id(op), i) in seen:
+            continue
+        seen.add((id(op), i))
+        v = op.operands[i]
+        if v.type == old_t:
+            continue
+        if isinstance(op, StoreOp) and i == 1 and op.result.type != v.type:
+            olds = op.result.type
+            new_r = Rewriter.replace_value_with_new_type(op.result, v.type)
+            work.extend((u.operation, u.index, olds) for u in new_r.uses)
+        elif isinstance(op, TensorCastOp):
+            continue  # its result keeps its own type: the cast is still between compatible types
+        elif isinstance(op, scf.ForOp) and i >= 3:
+            k = i - 3
+            arg, res = op.body.block.args[k + 1], op.results[k]
+            if arg.type != v.type:
+                olda = arg.type
+                new_a = Rewriter.replace_value_with_new_type(arg, v.type)
+                work.extend((u.operation, u.index, olda) for u in new_a.uses)
+            if res.type != v.type:
+                oldr = res.type
+                new_res = Rewriter.replace_value_with_new_type(res, v.type)
+                work.extend((u.operation, u.index, oldr) for u in new_res.uses)
+        elif isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.IfOp):
+            if_op = op.parent_op()
+            assert isinstance(if_op, scf.IfOp)
+            ys = [r.block.last_op for r in (if_op.true_region, if_op.false_region) if r.blocks]
+            if len(ys) == 2 and all(isinstance(y, scf.YieldOp) and y.operands[i].type == v.type for y in ys):
+                res = if_op.results[i]
+                if res.type != v.type:
+                    oldr = res.type
+                    new_res = Rewriter.replace_value_with_new_type(res, v.type)
+                    work.extend((u.operation, u.index, oldr) for u in new_res.uses)
+        elif isinstance(op, (func.CallOp, scf.WhileOp)) and isinstance(old_t, TensorType):
+            cast = TensorCastOp(v, old_t)
+            with_loc(cast, op)
+            Rewriter.insert_op(cast, InsertPoint.before(op))
+            op.operands[i] = cast.result
+        # scf.yield of a loop (its carry was retyped from the init), func.return (the declared result type is
+        # taken from the return below), loads and the other readers need nothing
+
+
+def _rebuild(member: func.FuncOp, canon: list[int], g: func.FuncOp, name: str) -> func.FuncOp:
     """A copy of `member` named `name` whose parameters are the Group's; member parameter i is the Group
-    parameter the call passes at position i."""
+    parameter `canon[i]` (the one the call's argument i binds to)."""
     clone = member.clone()
     old_block = clone.body.block
     new_block = Block(arg_types=list(g.function_type.inputs.data))
     for new_arg, g_arg in zip(new_block.args, g.body.block.args):
         if g_arg.name_hint:
             new_arg.name_hint = g_arg.name_hint
+    rebound: list[tuple[Operation, int, object]] = []
     for i, old_arg in enumerate(old_block.args):
-        idx = _param_index(g, call.operands[i])
-        assert idx is not None
-        old_arg.replace_all_uses_with(new_block.args[idx])
+        new_arg = new_block.args[canon[i]]
+        if new_arg.type != old_arg.type:
+            # A dimension the member declares `?` (the Group passed its tensor through a pto.tensor_cast) is bound
+            # to the Group's extent: uses see the Group's type, and the aliases are retyped below.
+            for use in list(old_arg.uses):
+                rebound.append((use.operation, use.index, old_arg.type))
+        old_arg.replace_all_uses_with(new_arg)
     for op in list(old_block.ops):
         op.detach()
         new_block.add_op(op)
+    _rebind_dims(rebound)
+    ret = new_block.last_op
+    outputs = list(member.function_type.outputs.data)
+    if isinstance(ret, func.ReturnOp):
+        outputs = [v.type for v in ret.operands]
     region = Region(new_block)
     new = func.FuncOp(
         name,
-        FunctionType.from_lists(list(g.function_type.inputs.data), list(member.function_type.outputs.data)),
+        FunctionType.from_lists(list(g.function_type.inputs.data), outputs),
         region,
         member.sym_visibility,
         arg_attrs=g.arg_attrs,
@@ -121,32 +337,35 @@ def _fresh(name: str, taken: set[str]) -> str:
     return f"{name}_{i}"
 
 
-def _rewrite_call(call: func.CallOp, g: func.FuncOp, callee: str) -> func.CallOp:
-    new = func.CallOp(callee, list(g.body.block.args), [r.type for r in call.results])
+def _rewrite_call(
+    call: func.CallOp, g: func.FuncOp, callee: func.FuncOp, canon: list[int]
+) -> func.CallOp:
+    """The call of the rebuilt `callee` with the Group's full parameter list.  A result whose type the rebuild
+    re-bound (a `?` now static) reaches the Group's other users through a `pto.tensor_cast` back to the type
+    they had (erased by the caller if unused once both calls are rewritten)."""
+    new = func.CallOp(callee.sym_name.data, list(g.body.block.args), list(callee.function_type.outputs.data))
     with_loc(new, call)
     for k, v in call.attributes.items():
         if k in ("callee", "arg_directions"):
             continue
         new.attributes[k] = v
     no_dep = call.attributes.get(NO_DEP)
-    if no_dep is not None:
-        if not isinstance(no_dep, DenseArrayBase):
-            raise PtoError(f"{PASS_NAME}: '{NO_DEP}' must be an array<i64> of argument indices", op=call)
-        mapped = []
-        for i in no_dep.get_values():
-            if not 0 <= i < len(call.operands):
-                raise PtoError(
-                    f"{PASS_NAME}: Cannot map the {NO_DEP} argument #{i} of this call to a canonical Group parameter: "
-                    f"the call has {len(call.operands)} arguments",
-                    op=call,
-                )
-            mapped.append(_param_index(g, call.operands[i]))
-        new.attributes[NO_DEP] = DenseArrayBase.from_list(i64, sorted(set(m for m in mapped if m is not None)))
+    if isinstance(no_dep, DenseArrayBase):  # the verifier checked: distinct indices of the call's arguments
+        # An omitted output (a buffer the Group allocated, now a new Group parameter) maps to that parameter.
+        mapped = sorted({canon[i] for i in no_dep.get_values()})
+        new.attributes[NO_DEP] = DenseArrayBase.from_list(i64, mapped)
+    Rewriter.insert_op(new, InsertPoint.before(call))
     for old_r, new_r in zip(call.results, new.results):
         if old_r.name_hint:
             new_r.name_hint = old_r.name_hint
-        old_r.replace_all_uses_with(new_r)
-    Rewriter.replace_op(call, new)
+        value: SSAValue = new_r
+        if new_r.type != old_r.type and old_r.uses:
+            cast = TensorCastOp(new_r, old_r.type)
+            with_loc(cast, new)
+            Rewriter.insert_op(cast, InsertPoint.after(new))
+            value = cast.result
+        old_r.replace_all_uses_with(value)
+    Rewriter.erase_op(call)
     return new
 
 
@@ -189,15 +408,24 @@ def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None
                         f"members with the Group's signature",
                         op=call,
                     )
+            resolved: list[list[int | CreateTensorOp]] = []
+            for call, callee in zip(calls, callees):
+                row: list[int | CreateTensorOp] = []
                 for i, v in enumerate(call.operands):
-                    if _param_index(g, v) is None:
+                    try:
+                        row.append(_resolve(g, v, funcs))
+                    except _Unbound as e:
                         raise PtoError(
                             f"{PASS_NAME}: Group '{gname}' passes a value that is not one of its parameters (argument "
-                            f"#{i} of the call of '@{callee.sym_name.data}') to a member; both members share the "
-                            f"Group's argument payload, so only Group parameters can be forwarded. Make the value a "
-                            f"Group parameter, or compute it inside the member",
+                            f"#{i} of the call of '@{callee.sym_name.data}': {e}) to a member; both members share "
+                            f"the Group's argument payload, so an argument must be a Group parameter, a buffer the "
+                            f"Group allocates (pto.create_tensor, promoted to a new Group parameter) or a member "
+                            f"output written back to one. Make the value a Group parameter, or compute it inside "
+                            f"the member",
                             op=call,
-                        )
+                        ) from None
+                resolved.append(row)
+            canon = _promote_allocations(module, g, resolved, calls, callees)
         keep = all(call_count.get(f.sym_name.data, 0) == 1 for f in callees)
         taken = set(funcs)
         if keep:
@@ -212,7 +440,7 @@ def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None
         new_funcs: list[func.FuncOp] = []
         for call, callee, name in zip(calls, callees, names):
             if layout_differs:
-                new = _rebuild(callee, call, g, name)
+                new = _rebuild(callee, canon[calls.index(call)], g, name)
             else:
                 new = callee.clone()
                 new.sym_name = StringAttr(name)
@@ -234,13 +462,18 @@ def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None
             Rewriter.insert_op(new_funcs[1], InsertPoint.after(new_funcs[0]))
         for new in new_funcs:
             funcs[new.sym_name.data] = new
-        for call, name in zip(calls, names):
+        for k, (call, name) in enumerate(zip(calls, names)):
             if layout_differs:
-                _rewrite_call(call, g, name)
+                _rewrite_call(call, g, new_funcs[k], canon[k])
             elif not keep:
                 call.attributes["callee"] = SymbolRefAttr(name)
             if not keep:
                 call_count[name] = 1
+        if layout_differs:
+            # the casts that only bound member arguments (now Group parameters), and unused casts back
+            for op in [o for o in g.body.block.ops if isinstance(o, TensorCastOp)][::-1]:
+                if not op.result.uses:
+                    Rewriter.erase_op(op)
 
 
 __all__ = ["needs_inferred_dual_dispatch", "normalize_group_abi"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
@@ -24,6 +24,7 @@ UNIT_FUNC_ATTRS = ("pto.split_aiv", "pto.split_aiv_region_validated", "pto.dual_
 INT_FUNC_ATTRS = ("pto.slot_num", "pto.local_slot_num", "pto.core_num")
 KNOWN_FUNC_ATTRS = ("pto.kind", "pto.split", *UNIT_FUNC_ATTRS, *INT_FUNC_ATTRS)
 KNOWN_ARG_ATTRS = ("pto.out", "pto.inout")
+KNOWN_CALL_ATTRS = ("pto.no_dep", "pto.task_id")
 
 
 def _message(err: Exception) -> str:
@@ -123,6 +124,73 @@ def verify_module(module: ModuleOp) -> None:
         if isinstance(op, func.FuncOp):
             _check_func_attrs(op)
     _check_pipe_kernel_calls(module)
+    _check_call_attrs(module)
+
+
+def _check_call_attrs(module: ModuleOp) -> None:
+    """The `pto.*` attributes of a `func.call` (docs/dialect.md, "Group members"): `pto.no_dep` lists distinct
+    argument indices of the call; `pto.task_id` (the runtime task a Group member is submitted as, pypto's
+    `Submit` TaskId) is a non-negative integer on a call of an AIC, AIV or InCore kernel directly in a Group's
+    body.  A mixed task has one AIC and one AIV subslot, so one id may name an AIC call and an AIV call (an
+    InCore call is both: ExpandMixedKernel splits it into the two, which keep its id), but not two calls of one
+    side."""
+    funcs = {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, func.FuncOp)}
+    tasks: dict[tuple[Operation, int], set[str]] = {}
+    for op in module.walk():
+        if not isinstance(op, func.CallOp):
+            continue
+        for name, attr in op.attributes.items():
+            if name.startswith("pto.") and name not in KNOWN_CALL_ATTRS:
+                raise PtoError(
+                    f"'func.call' op has an unknown attribute '{name}' (known on calls: {', '.join(KNOWN_CALL_ATTRS)})",
+                    op=op,
+                )
+        no_dep = op.attributes.get("pto.no_dep")
+        if no_dep is not None:
+            if not (
+                isinstance(no_dep, DenseArrayBase)
+                and isinstance(no_dep.elt_type, IntegerType)
+                and no_dep.elt_type.width.data == 64
+            ):
+                raise PtoError(
+                    f"'func.call' op 'pto.no_dep' must be an array<i64: ...> of argument indices, got {no_dep}", op=op
+                )
+            idx = list(no_dep.get_values())
+            n = len(op.operands)
+            for i in idx:
+                if not 0 <= i < n:
+                    raise PtoError(
+                        f"'func.call' op 'pto.no_dep' lists argument #{i}, but the call has {n} arguments", op=op
+                    )
+            if len(set(idx)) != len(idx):
+                raise PtoError(f"'func.call' op 'pto.no_dep' lists an argument twice: {idx}", op=op)
+        task = op.attributes.get("pto.task_id")
+        if task is None:
+            continue
+        if not isinstance(task, IntegerAttr) or isinstance(task.type, IntegerType) and task.type.width.data == 1:
+            raise PtoError(f"'func.call' op 'pto.task_id' must be an integer (e.g. 0 : i64), got {task}", op=op)
+        if task.value.data < 0:
+            raise PtoError(f"'func.call' op 'pto.task_id' must be non-negative, got {task.value.data}", op=op)
+        parent = op.parent_op()
+        callee = funcs.get(op.callee.root_reference.data)
+        kind = kind_of(callee) if callee is not None else None
+        if not (isinstance(parent, func.FuncOp) and kind_of(parent) == "group") or kind not in ("aic", "aiv", "incore"):
+            raise PtoError(
+                "'func.call' op has 'pto.task_id', which names the runtime task of a Group member: it belongs on a "
+                "call of an AIC, AIV or InCore kernel directly in the body of a Group (pto.kind = #pto.kind<group>)",
+                op=op,
+            )
+        sides = {"aic", "aiv"} if kind == "incore" else {kind}
+        key = (parent, task.value.data)
+        taken = tasks.setdefault(key, set())
+        if taken & sides:
+            side = sorted(taken & sides)[0].upper()
+            raise PtoError(
+                f"'func.call' op has pto.task_id = {task.value.data}, whose {side} subslot another call of Group "
+                f"@{parent.sym_name.data} already fills; a task has one AIC and one AIV member call",
+                op=op,
+            )
+        taken |= sides
 
 
 def _check_pipe_kernel_calls(module: ModuleOp) -> None:

@@ -214,6 +214,15 @@ def test_views_and_lane_addressed_ops():
     assert "pto.gather_row %0, %2[%3] : " in text and "pto.gather_row %0, %2[4] : " in text
 
 
+def test_tensor_cast():
+    """tensor_cast (beyond the contract): the same buffer under a compatible type; an incompatible one fails."""
+    dyn = pto.TensorType([64, pto.DYNAMIC], f32)
+    text = build([GM], lambda t: [pto.TensorCastOp(t, dyn)])
+    assert "pto.tensor_cast %0 : !pto.tensor<64x128xf32> -> !pto.tensor<64x?xf32>" in text
+    with pytest.raises(Exception, match="tensor_cast needs compatible types"):
+        build([GM], lambda t: [pto.TensorCastOp(t, pto.TensorType([32, pto.DYNAMIC], f32))])
+
+
 def test_communication_ops():
     """tile_put/get, tensor_put/get, notify, wait, defer_wait (beyond the contract)."""
     sig = pto.TensorType([4], i32)

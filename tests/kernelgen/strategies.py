@@ -74,6 +74,8 @@ NOT_EMITTED: dict[str, tuple[str, str]] = {
                    "place, so a kernel that reads one has no defined output to compare"),
     "pto.aic_gather": (NOT_YET, "an explicit V->C boundary of a split_aiv_scope body; the generator's region "
                        "kernels only shard the cube result (C->V)"),
+    "pto.tensor_cast": (NOT_YET, "a tensor-level binding of a dimension at a Group member call; the generator "
+                        "draws incore kernels whose parameters already have their callers' types"),
     "pto.batch_matmul": (NOT_YET, "rank-3 tiles: the generator's cube sources and vector tails are 2-D"),
     "pto.batch_matmul_acc": (NOT_YET, "rank-3 tiles: the generator's cube sources and vector tails are 2-D"),
     **{f"pto.{o}": (NOT_YET, "f8E4M3FN operands with f8E8M0FNU scales: the interpreter's random inputs are "

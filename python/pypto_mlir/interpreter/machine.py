@@ -27,6 +27,8 @@ from pypto_mlir.dialects.pto_traits import BoundaryAffinity, PipeDirection, Pipe
 from pypto_mlir.dialects.pto_traits import PipeInit as PipeInitTrait
 from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
+from pypto_mlir.dialects.pto_view_ops import TensorCastOp
+from pypto_mlir.passes.analysis.lineage import output_binding
 from pypto_mlir.passes.analysis.lanes import code_for_lane_extents, lane_step, split_dim_of_code
 from pypto_mlir.passes.analysis.mx_scale import is_scale_carrier, scale_kind
 
@@ -226,11 +228,16 @@ class Machine:
 
     def run_group(self, f: func.FuncOp, args: list[Any], ctx: Ctx) -> Gen:
         """A Group body: its calls of AIC/AIV kernels start cores that run concurrently; they join at the first
-        use of a member's result or at the Group's return."""
+        use of a member's result (other than as a member argument bound by its output binding, directly or through
+        a pto.tensor_cast) or at the Group's return."""
         block = f.body.blocks.first
         env: dict[SSAValue, Any] = dict(zip(block.args, args))
         pending: list[tuple[func.FuncOp, list[Any], func.CallOp]] = []
         label = f"Group @{f.sym_name.data}"
+        # A pending member's result that writes back one of its parameters is bound to the buffer its call passes
+        # there (its output binding, docs/dialect.md "Group members"): another member may take it as an argument
+        # without waiting, as both start together on the hardware.
+        bound: dict[SSAValue, Any] = {}
 
         def join():
             if not pending:
@@ -239,18 +246,34 @@ class Machine:
             for (_, _, call), res in zip(pending, results):
                 for r, v in zip(call.res, res):
                     env[r] = v
+            for v, buf in bound.items():  # casts of a member's result: the buffer it was bound to
+                if _is_pending(env.get(v)):
+                    env[v] = buf
             pending.clear()
+
+        def arg(o: SSAValue, at: Operation) -> Any:
+            if o in env and _is_pending(env[o]) and o in bound:
+                return bound[o]
+            return self.get(env, o, at)
 
         for op in block.ops:
             if isinstance(op, func.CallOp):
                 callee = self.lookup(op.callee.root_reference.data, op)
                 if kind_of(callee) in ("aic", "aiv"):
-                    if any(o in env and _is_pending(env[o]) for o in op.operands):
+                    if any(o in env and _is_pending(env[o]) and o not in bound for o in op.operands):
                         join()
-                    pending.append((callee, [self.get(env, o, op) for o in op.operands], op))
+                    args = [arg(o, op) for o in op.operands]
+                    pending.append((callee, args, op))
                     for r in op.res:
                         env[r] = _PENDING
+                        j = output_binding(callee, r.index)
+                        if j is not None:
+                            bound[r] = args[j]
                     continue
+            if isinstance(op, TensorCastOp) and op.src in bound and _is_pending(env.get(op.src)):
+                bound[op.result] = bound[op.src]  # the same buffer under another type: still bound, no wait
+                env[op.result] = _PENDING
+                continue
             if op.regions or any(_is_pending(env.get(o)) for o in op.operands):
                 join()  # an op with regions may use a member's result inside them
             if isinstance(op, func.ReturnOp):
@@ -277,16 +300,17 @@ class Machine:
         lanes, dual = self.aiv_lanes(aivs[0][0], aivs[0][2], in_group) if aivs else ([0], False)
         grp = GroupRun(lanes, aivs[0][0].sym_name.data if aivs else None, aics[0][0].sym_name.data if aics else None)
         cores: list[tuple[Ctx, Gen, int]] = []
-        for i, (g, args, _) in enumerate(members):
+        for i, (g, args, call) in enumerate(members):
             name = g.sym_name.data
+            task = _task_id(call)
             if kind_of(g) == "aic":
-                ctx = Ctx(label=f"@{name} (AIC)", side="aic", group=grp, func_name=name)
+                ctx = Ctx(label=f"@{name} (AIC{task})", side="aic", group=grp, func_name=name)
                 cores.append((ctx, self.exec_func(g, args, ctx), i))
             else:
                 for lane in lanes:
                     tag = f" lane {lane}" if len(lanes) > 1 else ""
                     ctx = Ctx(
-                        label=f"@{name}{tag} (AIV)",
+                        label=f"@{name}{tag} (AIV{task})",
                         side="aiv",
                         lane=lane,
                         replay=dual and lane == 1,
@@ -1039,6 +1063,12 @@ class _Pending:
 
 
 _PENDING = _Pending()
+
+
+def _task_id(call: Operation | None) -> str:
+    """`, task N` for a member call with `pto.task_id = N` (the runtime task it is submitted as), for labels."""
+    attr = call.attributes.get("pto.task_id") if call is not None else None
+    return f", task {attr.value.data}" if attr is not None and hasattr(attr, "value") else ""
 
 
 def _is_pending(v: Any) -> bool:

@@ -1,11 +1,12 @@
 """Semantics of the view and lane-addressed ops added beyond the contract (`pto.reinterpret_view`,
-`pto.extract`, `pto.gather_row`); registered by op class like `semantics.py` (see `registry.py`)."""
+`pto.extract`, `pto.gather_row`, `pto.tensor_cast`); registered by op class like `semantics.py` (see `registry.py`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, rescale_innermost
+from pypto_mlir.dialects.pto_types import DYNAMIC
+from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, TensorCastOp, rescale_innermost
 
 from .registry import impl
 from .semantics import emit, mixed_values, rtype
@@ -35,6 +36,17 @@ def _reinterpret_view(op, args):
             )
         valid = tuple(scaled)
     return [emit(op, values, valid)]
+
+
+@impl(TensorCastOp)
+def _tensor_cast(op: TensorCastOp, args):
+    """The same buffer; a static dimension of the result type must be the buffer's extent there."""
+    (buf,) = args
+    want = list(op.result.type.get_shape())
+    got = list(buf.data.shape)
+    if len(got) != len(want) or any(w != DYNAMIC and w != g for w, g in zip(want, got)):
+        raise InterpError(f"tensor_cast to {op.result.type} of a buffer of shape {'x'.join(map(str, got))}")
+    return [buf]
 
 
 @impl(ExtractOp)
