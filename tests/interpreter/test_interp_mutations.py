@@ -3,28 +3,11 @@ pass the first and catch the second (issue 16)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from kernelgen.interp_util import EXAMPLES, INPUTS, input_text, parsed
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.interpreter import check_modules, run_program
-from pypto_mlir.ir import parse_module
-from pypto_mlir.verify import verify_module
-
-ROOT = Path(__file__).resolve().parents[2]
-INPUTS = ROOT / "lit_tests" / "interpreter" / "Inputs"
-EXAMPLES = ROOT / "examples"
-
-
-def _mod(text: str, name: str = "t.mlir"):
-    m = parse_module(text, name)
-    verify_module(m)
-    return m
-
-
-def _text(name: str) -> str:
-    return (INPUTS / name).read_text()
 
 
 def _line_of(text: str, needle: str) -> int:
@@ -33,7 +16,7 @@ def _line_of(text: str, needle: str) -> int:
 
 def _error(text: str, entry: str | None = None) -> PtoError:
     with pytest.raises(PtoError) as info:
-        run_program(_mod(text), entry)
+        run_program(parsed(text), entry)
     return info.value
 
 
@@ -45,14 +28,14 @@ FREE = "    pto.tfree_to_aic %z_vec : !pto.tile<16x128xf32, vec>\n"
 
 
 def test_read_after_tfree_correct_twin_passes():
-    text = _text(SEED_A5)
+    text = input_text(SEED_A5)
     assert STORE + FREE in text
-    res = check_modules(_mod((EXAMPLES / "seed_example1.a5.mlir").read_text()), _mod(text))
+    res = check_modules(parsed((EXAMPLES / "seed_example1.a5.mlir").read_text()), parsed(text))
     assert res.ok, res.report
 
 
 def test_read_after_tfree_is_reported_with_pop_free_and_read():
-    text = _text(SEED_A5).replace(STORE + FREE, FREE + STORE)
+    text = input_text(SEED_A5).replace(STORE + FREE, FREE + STORE)
     err = _error(text)
     assert err.message.startswith("use of a tile after its slot was freed")
     assert err.loc.line == _line_of(text, "%out_1 = pto.store")
@@ -70,23 +53,23 @@ def test_read_of_a_view_after_tfree_is_reported_and_a_computed_copy_is_not():
         + FREE
         + STORE.replace("%z_vec", "%v")
     )
-    err = _error(_text(SEED_A5).replace(STORE + FREE, view))
+    err = _error(input_text(SEED_A5).replace(STORE + FREE, view))
     assert "use of a tile after its slot was freed" in err.message
     fresh = (
         "    %v = pto.muls %z_vec, %one : !pto.tile<16x128xf32, vec>, f32\n" + FREE + STORE.replace("%z_vec", "%v")
     )
-    text = _text(SEED_A5).replace(STORE + FREE, "    %one = arith.constant 1.0 : f32\n" + fresh)
-    res = check_modules(_mod((EXAMPLES / "seed_example1.a5.mlir").read_text()), _mod(text))
+    text = input_text(SEED_A5).replace(STORE + FREE, "    %one = arith.constant 1.0 : f32\n" + fresh)
+    res = check_modules(parsed((EXAMPLES / "seed_example1.a5.mlir").read_text()), parsed(text))
     assert res.ok, res.report
 
 
 def test_tfree_through_a_view_releases_the_popped_slot():
-    text = _text(SEED_A5).replace(
+    text = input_text(SEED_A5).replace(
         FREE,
         "    %v = pto.reshape %z_vec : !pto.tile<16x128xf32, vec> -> !pto.tile<128x16xf32, vec>\n"
         "    pto.tfree_to_aic %v : !pto.tile<128x16xf32, vec>\n",
     )
-    res = check_modules(_mod((EXAMPLES / "seed_example1.a5.mlir").read_text()), _mod(text))
+    res = check_modules(parsed((EXAMPLES / "seed_example1.a5.mlir").read_text()), parsed(text))
     assert res.ok, res.report
 
 
@@ -101,26 +84,26 @@ def _expanded(name: str, target: str = "a2a3") -> str:
     from pypto_mlir.interpreter import apply_pipeline
     from pypto_mlir.ir import print_module
 
-    m = _mod(_text(name).replace("#pto.target<a2a3>", f"#pto.target<{target}>"))
+    m = parsed(input_text(name).replace("#pto.target<a2a3>", f"#pto.target<{target}>"))
     apply_pipeline(m, ["expand-mixed-kernel"])
     return print_module(m)
 
 
 def _check(before: str, after: str, **kw):
-    return check_modules(_mod(before), _mod(after, "after.mlir"), **kw)
+    return check_modules(parsed(before), parsed(after, "after.mlir"), **kw)
 
 
 def test_gm_fence_correct_twin_passes():
     out = _expanded(GM)
     assert CUBE_STORE + FENCE_PUSH in out and "%scratch_gm_sync = pto.tpop_from_aic" in out
-    res = _check(_text(GM), out)
+    res = _check(input_text(GM), out)
     assert res.ok, res.report
 
 
 def test_missing_gm_fence_is_a_race():
     out = _expanded(GM)
     broken = "\n".join(l for l in out.replace(FENCE_PUSH, "").splitlines() if "scratch_gm_sync" not in l)
-    res = _check(_text(GM), broken)
+    res = _check(input_text(GM), broken)
     assert not res.ok and res.stage == "after"
     assert "data race on GM tensor %scratch[0:16, 0:16]" in res.report
     assert "a load on @k_aiv lane 0 (AIV) and a store on @k_aic (AIC)" in res.report
@@ -131,9 +114,9 @@ def test_fence_pushed_before_the_store_is_a_race_both_schedule_orders_hide():
     # orders happen to run the store first (the AIC runs on after its push; the AIV waits at its pop), so the
     # outputs match; only the happens-before detector sees the race.
     broken = _expanded(GM).replace(CUBE_STORE + FENCE_PUSH, FENCE_PUSH + CUBE_STORE)
-    hidden = check_modules(_mod(_text(GM)), _mod(broken), detect_races=False)
+    hidden = check_modules(parsed(input_text(GM)), parsed(broken), detect_races=False)
     assert hidden.ok, hidden.report
-    res = _check(_text(GM), broken)
+    res = _check(input_text(GM), broken)
     assert not res.ok and "data race on GM tensor %scratch[0:16, 0:16]" in res.report
 
 
@@ -144,13 +127,13 @@ def test_dual_dispatch_correct_twin_passes_on_a2a3_and_a5():
     for target in ("a2a3", "a5"):
         out = _expanded(GM, target)
         assert ("pto.dual_aiv_dispatch" in out) == (target == "a2a3")
-        res = _check(_text(GM).replace("a2a3", target), out)
+        res = _check(input_text(GM).replace("a2a3", target), out)
         assert res.ok, res.report
 
 
 def test_missing_dual_aiv_dispatch_on_a2a3_is_reported_at_the_launch():
     broken = _expanded(GM).replace(", pto.dual_aiv_dispatch}", "}")
-    res = _check(_text(GM), broken)
+    res = _check(input_text(GM), broken)
     assert not res.ok and res.stage == "after"
     assert "on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @k_aiv has neither" in res.report
     assert "after.mlir:" in res.report  # located at the Group's call of the kernel
@@ -158,7 +141,7 @@ def test_missing_dual_aiv_dispatch_on_a2a3_is_reported_at_the_launch():
 
 def test_missing_split_aiv_on_a5_runs_one_lane_and_loses_the_other_half():
     text = (INPUTS / "matmul_softmax.expanded.a2a3.mlir").read_text().replace("#pto.target<a2a3>", "#pto.target<a5>")
-    res = check_modules(_mod((EXAMPLES / "matmul_softmax.a5.mlir").read_text()), _mod(text))
+    res = check_modules(parsed((EXAMPLES / "matmul_softmax.a5.mlir").read_text()), parsed(text))
     assert res.ok, res.report
     broken = text.replace(
         "attributes {pto.kind = #pto.kind<aiv>, pto.split = #pto.split<up_down>, pto.split_aiv}",
@@ -175,7 +158,7 @@ def _pipeline(example: str) -> str:
     from pypto_mlir.interpreter import apply_pipeline
     from pypto_mlir.ir import print_module
 
-    m = _mod((EXAMPLES / example).read_text())
+    m = parsed((EXAMPLES / example).read_text())
     apply_pipeline(m, ["lower-auto-vector-split", "expand-mixed-kernel"])
     return print_module(m)
 
@@ -187,7 +170,7 @@ ADAPTER = f"    %x_bf_nz = pto.move %x_bf : !pto.tile<64x128xbf16, vec> -> {NZ_V
 def test_a5_nz_adapter_correct_twin_passes():
     out = _pipeline("vector_prep_matmul.a5.mlir")
     assert ADAPTER in out
-    res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a5.mlir").read_text()), _mod(out))
+    res = check_modules(parsed((EXAMPLES / "vector_prep_matmul.a5.mlir").read_text()), parsed(out))
     assert res.ok, res.report
 
 
@@ -198,7 +181,7 @@ def test_a5_missing_nz_adapter_scrambles_the_cube_operand():
         "pto.tpush_to_aic %x_bf {split = 0 : i64} : !pto.tile<64x128xbf16, vec>",
     )
     assert "_nz" not in broken
-    res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a5.mlir").read_text()), _mod(broken))
+    res = check_modules(parsed((EXAMPLES / "vector_prep_matmul.a5.mlir").read_text()), parsed(broken))
     assert not res.ok and res.stage == "compare" and "differs" in res.report
 
 
@@ -206,13 +189,13 @@ def test_a2a3_v2c_pop_without_the_nz_view_scrambles_the_cube_operand():
     out = _pipeline("vector_prep_matmul.a2a3.mlir")
     pop = "%x_left_mat = pto.tpop_from_aiv {split = 0 : i64} : !pto.tile<64x128xbf16, mat>"
     assert pop in out and "_nz" not in out  # a2a3 needs no adapter: the transfer lays the tile out in NZ
-    res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text()), _mod(out))
+    res = check_modules(parsed((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text()), parsed(out))
     assert res.ok, res.report
     nd = "!pto.tile<64x128xbf16, mat, blayout = row_major, slayout = none_box>"
     broken = "\n".join(
         line.replace("!pto.tile<64x128xbf16, mat>", nd) if "%x_left_mat" in line else line for line in out.splitlines()
     )
-    res = check_modules(_mod((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text()), _mod(broken))
+    res = check_modules(parsed((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text()), parsed(broken))
     assert not res.ok and res.stage == "compare" and "differs" in res.report
 
 
@@ -251,7 +234,7 @@ def _expand(text: str) -> str:
     from pypto_mlir.interpreter import apply_pipeline
     from pypto_mlir.ir import print_module
 
-    m = _mod(text)
+    m = parsed(text)
     apply_pipeline(m, ["expand-mixed-kernel"])
     return print_module(m)
 

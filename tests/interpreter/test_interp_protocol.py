@@ -4,34 +4,18 @@ location on every core (deadlock, tfree without tpop, pop with no pipe, oversize
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from kernelgen.interp_util import EXAMPLES, input_text, parsed
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.interpreter import check_modules, run_program
-from pypto_mlir.ir import parse_module
-from pypto_mlir.verify import verify_module
-
-ROOT = Path(__file__).resolve().parents[2]
-INPUTS = ROOT / "lit_tests" / "interpreter" / "Inputs"
-EXAMPLES = ROOT / "examples"
-
-
-def _mod(text: str, name: str = "t.mlir"):
-    m = parse_module(text, name)
-    verify_module(m)
-    return m
-
-
-def _text(name: str) -> str:
-    return (INPUTS / name).read_text()
 
 
 def _run_error(text: str, entry: str | None = None) -> PtoError:
     with pytest.raises(PtoError) as info:
-        run_program(_mod(text), entry)
+        run_program(parsed(text), entry)
     return info.value
 
 
@@ -50,26 +34,26 @@ def _line_of(text: str, needle: str, nth: int = 0) -> int:
     ],
 )
 def test_hand_expanded_kernels_compute_what_the_mixed_kernel_computes(example, expanded):
-    res = check_modules(_mod((EXAMPLES / example).read_text()), _mod(_text(expanded)))
+    res = check_modules(parsed((EXAMPLES / example).read_text()), parsed(input_text(expanded)))
     assert res.ok, res.report
 
 
 def test_ragged_odd_split_with_lane_stride():
-    m = _mod(_text("ragged_split.a2a3.mlir"))
+    m = parsed(input_text("ragged_split.a2a3.mlir"))
     a, b = run_program(m, "rag"), run_program(m, "ref")
     for k in b.values:
         np.testing.assert_array_equal(a.values[k], b.values[k])
 
 
 def test_ragged_split_with_the_even_code_is_reported():
-    text = _text("ragged_split.a2a3.mlir").replace("split = 3 : i64", "split = 1 : i64")
+    text = input_text("ragged_split.a2a3.mlir").replace("split = 3 : i64", "split = 1 : i64")
     err = _run_error(text, "rag")
     assert "split = 1 (up_down) does not fit the lanes' extents" in err.message
     assert "lane 0 holds 7 and lane 1 holds 6; expected split = 3" in err.message
 
 
 def test_missing_tfree_with_more_pushes_than_slots_deadlocks_and_names_every_core():
-    text = "\n".join(l for l in _text("loop_accumulate.expanded.a2a3.mlir").splitlines() if "tfree_to_aic" not in l)
+    text = "\n".join(l for l in input_text("loop_accumulate.expanded.a2a3.mlir").splitlines() if "tfree_to_aic" not in l)
     err = _run_error(text)
     assert err.message.startswith("deadlock in Group @kloop_incore_0")
     push_line, pop_line = _line_of(text, "pto.tpush_to_aiv"), _line_of(text, "pto.tpop_from_aic")
@@ -81,14 +65,14 @@ def test_missing_tfree_with_more_pushes_than_slots_deadlocks_and_names_every_cor
 
 
 def test_missing_tfree_within_the_ring_depth_is_a_leftover_at_exit():
-    text = "\n".join(l for l in _text("seed_example1.expanded.a5.mlir").splitlines() if "tfree_to_aic" not in l)
+    text = "\n".join(l for l in input_text("seed_example1.expanded.a5.mlir").splitlines() if "tfree_to_aic" not in l)
     err = _run_error(text)
     assert "item(s) left in a ring at kernel exit" in err.message and "never freed" in err.message
     assert err.loc.line == _line_of(text, "pto.tpop_from_aic")
 
 
 def test_push_never_popped_is_a_leftover_at_exit():
-    text = _text("seed_example1.expanded.a5.mlir")
+    text = input_text("seed_example1.expanded.a5.mlir")
     text = re.sub(r"    %z_vec = pto.tpop_from_aic.*\n", "    %z_vec = pto.create : !pto.tile<16x128xf32, vec>\n", text)
     text = "\n".join(l for l in text.splitlines() if "tfree_to_aic" not in l)
     err = _run_error(text)
@@ -97,7 +81,7 @@ def test_push_never_popped_is_a_leftover_at_exit():
 
 
 def test_tfree_without_tpop():
-    text = _text("seed_example1.expanded.a5.mlir").replace(
+    text = input_text("seed_example1.expanded.a5.mlir").replace(
         "pto.tfree_to_aic %z_vec", "%fake = pto.create : !pto.tile<16x128xf32, vec>\n    pto.tfree_to_aic %fake"
     )
     err = _run_error(text)
@@ -105,7 +89,7 @@ def test_tfree_without_tpop():
 
 
 def test_double_tfree():
-    text = _text("seed_example1.expanded.a5.mlir").replace(
+    text = input_text("seed_example1.expanded.a5.mlir").replace(
         "pto.tfree_to_aic %z_vec : !pto.tile<16x128xf32, vec>",
         "pto.tfree_to_aic %z_vec : !pto.tile<16x128xf32, vec>\n    pto.tfree_to_aic %z_vec : !pto.tile<16x128xf32, vec>",
     )
@@ -113,35 +97,35 @@ def test_double_tfree():
 
 
 def test_pop_with_no_initialized_pipe():
-    text = "\n".join(l for l in _text("seed_example1.expanded.a5.mlir").splitlines() if "aiv_initialize_pipe" not in l)
+    text = "\n".join(l for l in input_text("seed_example1.expanded.a5.mlir").splitlines() if "aiv_initialize_pipe" not in l)
     err = _run_error(text)
     assert "pipe 0 was not initialized on this core" in err.message
     assert err.loc.line == _line_of(text, "pto.tpop_from_aic")
 
 
 def test_buffers_swapped_between_directions():
-    text = _text("seed_example1.expanded.a5.mlir").replace("%imp, %c0_i32 {dir_mask = 1", "%c0_i32, %imp {dir_mask = 2")
+    text = input_text("seed_example1.expanded.a5.mlir").replace("%imp, %c0_i32 {dir_mask = 1", "%c0_i32, %imp {dir_mask = 2")
     text = text.replace("%buf, %c0_i32 {dir_mask = 1", "%c0_i32, %buf {dir_mask = 2")
     err = _run_error(text)
     assert "the v2c buffer of the AIC side must come from reserve_buffer" in err.message
 
 
 def test_pop_on_a_pipe_id_that_was_never_initialized():
-    text = _text("seed_example1.expanded.a5.mlir").replace(
+    text = input_text("seed_example1.expanded.a5.mlir").replace(
         "pto.tpop_from_aic {split = 0 : i64}", "pto.tpop_from_aic {split = 0 : i64, id = 1 : i64}"
     )
     assert "pipe 1 was not initialized on this core" in _run_error(text).message
 
 
 def test_tile_larger_than_slot_size():
-    text = _text("seed_example1.expanded.a5.mlir").replace("slot_size = 8192", "slot_size = 4096")
+    text = input_text("seed_example1.expanded.a5.mlir").replace("slot_size = 8192", "slot_size = 4096")
     err = _run_error(text)
     assert "takes 8192 bytes, more than the slot_size of 4096 bytes" in err.message
     assert err.loc.line == _line_of(text, "pto.tpush_to_aiv")
 
 
 def test_mismatched_slot_num_between_the_two_sides():
-    text = _text("seed_example1.expanded.a5.mlir").replace(
+    text = input_text("seed_example1.expanded.a5.mlir").replace(
         "slot_size = 8192 : i64, slot_num = 2 : i64} : i32, i32\n    %z_vec",
         "slot_size = 8192 : i64, slot_num = 4 : i64} : i32, i32\n    %z_vec",
     )
@@ -150,12 +134,12 @@ def test_mismatched_slot_num_between_the_two_sides():
 
 
 def test_reserved_buffer_too_small():
-    text = _text("seed_example1.expanded.a5.mlir").replace("size = 16384", "size = 8192")
+    text = input_text("seed_example1.expanded.a5.mlir").replace("size = 16384", "size = 8192")
     assert "reserves 8192 bytes, less than slot_size x slot_num" in _run_error(text).message
 
 
 def test_split_code_mismatch_between_push_and_pop():
-    text = _text("matmul_softmax.expanded.a2a3.mlir").replace(
+    text = input_text("matmul_softmax.expanded.a2a3.mlir").replace(
         "pto.tpop_from_aic {split = 1 : i64}", "pto.tpop_from_aic {split = 2 : i64}"
     )
     err = _run_error(text)
@@ -164,7 +148,7 @@ def test_split_code_mismatch_between_push_and_pop():
 
 def test_split_push_to_a_single_lane_aiv_is_reported():
     # On a5 an AIV kernel without pto.split_aiv (or a dual dispatch) is launched on one lane.
-    text = _text("matmul_softmax.expanded.a2a3.mlir").replace(
+    text = input_text("matmul_softmax.expanded.a2a3.mlir").replace(
         "attributes {pto.kind = #pto.kind<aiv>, pto.split = #pto.split<up_down>, pto.split_aiv}",
         "attributes {pto.kind = #pto.kind<aiv>}",
     )
@@ -172,7 +156,7 @@ def test_split_push_to_a_single_lane_aiv_is_reported():
 
 
 def test_more_pops_than_pushes_deadlocks():
-    text = _text("seed_example1.expanded.a5.mlir").replace(
+    text = input_text("seed_example1.expanded.a5.mlir").replace(
         "pto.tfree_to_aic %z_vec : !pto.tile<16x128xf32, vec>",
         "pto.tfree_to_aic %z_vec : !pto.tile<16x128xf32, vec>\n"
         "    %again = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>",
@@ -184,7 +168,7 @@ def test_more_pops_than_pushes_deadlocks():
 
 def test_dual_dispatch_lane_one_replays_handshakes_without_stores():
     # Only lane 1 writes zeros into the input %x; a dual dispatch's lane 1 must not make that visible.
-    text = _text("vector_prep_matmul.expanded.a2a3.mlir").replace(
+    text = input_text("vector_prep_matmul.expanded.a2a3.mlir").replace(
         "    pto.tpush_to_aic %x_bf {split = 0 : i64} : !pto.tile<64x128xbf16, vec>\n    func.return %out_0",
         "    pto.tpush_to_aic %x_bf {split = 0 : i64} : !pto.tile<64x128xbf16, vec>\n"
         "    %i = pto.get_subblock_idx : index\n"
@@ -197,19 +181,19 @@ def test_dual_dispatch_lane_one_replays_handshakes_without_stores():
         "    }\n"
         "    func.return %out_0",
     )
-    before = _mod((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text())
-    res = check_modules(before, _mod(text))
+    before = parsed((EXAMPLES / "vector_prep_matmul.a2a3.mlir").read_text())
+    res = check_modules(before, parsed(text))
     assert res.ok, res.report
     # The same kernel split for two real lanes (pto.split_aiv) makes lane 1's store visible: it races with lane
     # 0's load of %x (and changes the output).
     split = text.replace("pto.dual_aiv_dispatch", "pto.split_aiv")
-    res = check_modules(before, _mod(split))
+    res = check_modules(before, parsed(split))
     assert not res.ok and "data race on GM tensor %x[0:64, 0:128]" in res.report
 
 
 def test_wrong_store_offset_is_a_race_of_the_two_lanes():
-    text = _text("matmul_softmax.expanded.a2a3.mlir").replace("%out_0[%row, 0]", "%out_0[0, 0]")
-    res = check_modules(_mod((EXAMPLES / "matmul_softmax.a2a3.mlir").read_text()), _mod(text))
+    text = input_text("matmul_softmax.expanded.a2a3.mlir").replace("%out_0[%row, 0]", "%out_0[0, 0]")
+    res = check_modules(parsed((EXAMPLES / "matmul_softmax.a2a3.mlir").read_text()), parsed(text))
     assert not res.ok and res.stage == "after"
     assert "data race on GM tensor %out[0:32, 0:128]" in res.report
 
@@ -236,8 +220,8 @@ RACY = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 def test_an_input_whose_lanes_race_is_not_compared():
     # Both lanes store their half at row 0: the race detector reports the pair in the input itself.
-    m = _mod(RACY)
-    res = check_modules(m, _mod(RACY), "k")
+    m = parsed(RACY)
+    res = check_modules(m, parsed(RACY), "k")
     assert not res.ok and res.stage == "before"
     assert "data race on GM tensor %o[0:8, 0:8] in @k: a store on @k lane" in res.report
 
@@ -249,5 +233,5 @@ def test_a_race_the_output_program_introduces_is_caught_in_either_schedule_order
         "    %i = pto.get_subblock_idx : index\n    %c8 = arith.constant 8 : index\n"
         "    %row = arith.muli %i, %c8 : index\n    %o2 = pto.store",
     )
-    res = check_modules(_mod(fixed), _mod(RACY), "k")
+    res = check_modules(parsed(fixed), parsed(RACY), "k")
     assert not res.ok and res.stage == "after" and "data race on GM tensor %o[0:8, 0:8]" in res.report

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from pypto_mlir.interpreter import Buffer, Machine
 from pypto_mlir.ir import parse_module
 from pypto_mlir.verify import verify_module
+
+
+ROOT = Path(__file__).resolve().parents[2]
+INPUTS = ROOT / "lit_tests" / "interpreter" / "Inputs"
+EXAMPLES = ROOT / "examples"
+
+
+def parsed(text: str, name: str = "t.mlir"):
+    """`text` parsed and verified (a module the interpreter can run)."""
+    m = parse_module(text, name)
+    verify_module(m)
+    return m
+
+
+def input_text(name: str) -> str:
+    """A file of lit_tests/interpreter/Inputs."""
+    return (INPUTS / name).read_text()
 
 
 def kernel_module(params: list[tuple[str, str, bool]], body: str, ret: str | None = None, target: str = "a2a3") -> str:
