@@ -261,7 +261,9 @@ class GmAccess(OpTrait):
     write's result, when the op has one, is the written tensor under a new name, as `pto.store`'s is); `tile`
     names the operand or result holding the tile it moves between a core and GM (None: a tensor-to-tensor copy,
     which holds no tile).  A peer rank (put/get) does not change the facts: the tensor is matched by name, so a
-    peer's copy is taken to be the local one (conservative; peer 0 is this device)."""
+    peer's copy is taken to be the local one (conservative; peer 0 is this device).  The signal ops (`notify`, `wait`,
+    `defer_wait`) have no `GmAccess`: a signal word is a synchronisation variable updated atomically, not data a
+    fence must order, and the comm ops' own contract (docs/dialect.md, "Communication") orders it."""
 
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()

@@ -181,6 +181,25 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
+// The same race when the other writer is a communication op: the pto.tile_put into %o writes rows 1-2 per lane
+// (its GmAccess trait states the write), and lane 0's put may land before lane 1's whole store of %r.  Before the
+// check asked the trait, this compiled and execution gave 32 of 96 elements wrong.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @whole_store_put_race(%qk: !pto.tile<16x6xf32, acc>, %x: !pto.tensor<4x32xf32>, %out: !pto.tensor<3x32xf32> {pto.out}) -> !pto.tensor<3x32xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
+    %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
+    // expected-error@+1 {{so both lanes would store the whole tile; a 'pto.tile_put' writes the same tensor too, and the two lanes' stores have no defined order}}
+    %o = pto.store %r, %out[0, 0] : !pto.tile<3x32xf32, vec>, !pto.tensor<3x32xf32>
+    %t = pto.load %x[0, 0] : !pto.tensor<4x32xf32> -> !pto.tile<2x32xf32, vec>
+    %rank = arith.constant 0 : index
+    %o2 = pto.tile_put %t, %o[1, 0] to %rank : !pto.tile<2x32xf32, vec>, !pto.tensor<3x32xf32>
+    func.return %o2 : !pto.tensor<3x32xf32>
+  }
+}
+
+// -----
+
 // E-RESHAPE-TRACK with dynamic dims: the message writes a dynamic extent as `?`, as the type does.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reshape_track_dynamic(%qk: !pto.tile<16x?xf32, acc>)

@@ -542,7 +542,35 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       %o2 = pto.store %rows, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
       pto.yield %o2 : !pto.tensor<16x128xf32>
     }
-    // expected-error@+1 {{LowerAutoVectorSplit: this pto.load runs at full width on both AIV lanes after a pto.split_aiv_scope region (up_down) in which each lane stores only its own part of the tensor '%o'; the lanes are not synchronised when a region ends (pto has no barrier between the two AIV lanes), so each lane reads the cells the other lane stores}}
+    // expected-error@+1 {{LowerAutoVectorSplit: this pto.load runs at full width on both AIV lanes after a pto.split_aiv_scope region (up_down) in which each lane writes only its own part of the tensor '%o'; the lanes are not synchronised when a region ends (pto has no barrier between the two AIV lanes), so each lane reads the cells the other lane writes}}
+    %full = pto.load %r1[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+    %p2 = pto.store %full, %p[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+    func.return %p2 : !pto.tensor<16x128xf32>
+  }
+}
+
+// -----
+
+// The same order when the region's per-lane write is a communication op: a pto.tile_put into %o (to peer rank 0,
+// this device) writes each lane's rows just as a pto.store does; the check reads every op's GmAccess trait.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @load_after_region_put(%a: !pto.tensor<16x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<16x128xf32> {pto.out}, %p: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %a_mat = pto.load %a[0, 0] : !pto.tensor<16x64xbf16> -> !pto.tile<16x64xbf16, mat>
+    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    %a_l = pto.move %a_mat : !pto.tile<16x64xbf16, mat> -> !pto.tile<16x64xbf16, left>
+    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+    %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %r1 = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
+      %rows = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc> -> !pto.tile<8x128xf32, vec>
+      %c8 = arith.constant 8 : index
+      %row = arith.muli %aiv_id, %c8 : index
+      %rank = arith.constant 0 : index
+      // expected-note@+1 {{the region's per-lane pto.tile_put of that tensor}}
+      %o2 = pto.tile_put %rows, %o[%row, 0] to %rank : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
+      pto.yield %o2 : !pto.tensor<16x128xf32>
+    }
+    // expected-error@+1 {{LowerAutoVectorSplit: this pto.load runs at full width on both AIV lanes after a pto.split_aiv_scope region (up_down) in which each lane writes only its own part of the tensor '%o'; the lanes are not synchronised when a region ends (pto has no barrier between the two AIV lanes), so each lane reads the cells the other lane writes}}
     %full = pto.load %r1[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
     %p2 = pto.store %full, %p[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
     func.return %p2 : !pto.tensor<16x128xf32>
@@ -561,7 +589,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %c2 = arith.constant 2 : index
     %res = scf.for %i = %c0 to %c2 step %c1 iter_args(%t = %q) -> (!pto.tensor<16x128xf32>) {
       %full = pto.load %x[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
-      // expected-error@+1 {{LowerAutoVectorSplit: this pto.store runs at full width on both AIV lanes after a pto.split_aiv_scope region (none) in which each lane stores only its own part of the tensor '%q'; the lanes are not synchronised when a region ends (pto has no barrier between the two AIV lanes), so each lane overwrites the cells the other lane stores}}
+      // expected-error@+1 {{LowerAutoVectorSplit: this pto.store runs at full width on both AIV lanes after a pto.split_aiv_scope region (none) in which each lane writes only its own part of the tensor '%q'; the lanes are not synchronised when a region ends (pto has no barrier between the two AIV lanes), so each lane overwrites the cells the other lane writes}}
       %t1 = pto.store %full, %t[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
       %t2 = pto.split_aiv_scope none (%aiv_id) -> (!pto.tensor<16x128xf32>) {
         %c8 = arith.constant 8 : index

@@ -67,7 +67,7 @@ from pypto_mlir.dialects.pto_ops import (
     TransposeViewOp,
     i64_attr,
 )
-from pypto_mlir.dialects.pto_traits import ReductionAxis, TileGenerator
+from pypto_mlir.dialects.pto_traits import GmAccess, ReductionAxis, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim, format_shape
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.mx_scale import SCALE_SPACES, scale_kind, scale_mat_type
@@ -688,8 +688,8 @@ def whole_operand_error(op: Operation, v: SSAValue, d: int, step: int) -> PtoErr
 
 
 def shared_store(op: StoreOp) -> Operation | None:
-    """Why a store of the same cells from both lanes would race: another `pto.store` of the function that may write
-    the same tensor (`tensor_roots`), or the enclosing loop when `op` runs more than once; None when neither."""
+    """Why a store of the same cells from both lanes would race: another op of the function that may write the
+    same tensor (a `pto.store`, or a put/get as its `GmAccess` trait states; tensors matched by `tensor_roots`), or the enclosing loop when `op` runs more than once; None when neither."""
     from pypto_mlir.passes.analysis.hazards import tensor_roots
 
     func_op = op.parent_op()
@@ -699,9 +699,12 @@ def shared_store(op: StoreOp) -> Operation | None:
         func_op = func_op.parent_op()
     if func_op is None:
         return None
-    roots = tensor_roots(op.dest)
+    memo: dict = {}
+    roots = tensor_roots(op.dest, memo)
     for other in func_op.walk():
-        if other is not op and isinstance(other, StoreOp) and roots & tensor_roots(other.dest):
+        if other is op or (trait := other.get_trait(GmAccess)) is None:
+            continue
+        if any(roots & tensor_roots(t, memo) for t in trait.written_tensors(other)):
             return other
     return None
 
@@ -723,6 +726,8 @@ def check_whole_store(op: StoreOp, v: SSAValue, d: int, step: int) -> None:
         f"this store runs again in the enclosing '{other.name}'"
         if isinstance(other, (scf.ForOp, scf.WhileOp))
         else "another store writes the same tensor"
+        if isinstance(other, StoreOp)
+        else f"a '{other.name}' writes the same tensor too"
     )
     raise PtoError(
         f"{PASS}: this pto.store writes '{_name(v)}' ({t}), {why}, so both lanes would store the whole tile; "

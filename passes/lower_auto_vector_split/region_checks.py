@@ -36,9 +36,9 @@ from pypto_mlir.dialects.pto_ops import (
 )
 from pypto_mlir.dialects.pto_comm_ops import TileGetOp
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp
-from pypto_mlir.dialects.pto_traits import ReductionAxis
+from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, ReductionAxis
 from pypto_mlir.dialects.pto_types import TensorType, TileType, format_dim, is_cube_memory
-from pypto_mlir.passes.analysis.hazards import tensor_roots
+from pypto_mlir.passes.analysis.hazards import op_accesses, tensor_roots
 
 from ..analysis.affinity import Affinity, intrinsic_affinity, move_direction
 from ..analysis.lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
@@ -351,49 +351,64 @@ def _loops_around(op: Operation) -> list[Operation]:
 
 
 def check_cross_lane_gm_order(f: func.FuncOp) -> None:
-    """Reject a GM access outside every region that follows a region storing into the same tensor.
+    """Reject a GM access outside every region that follows a region writing into the same tensor.
 
-    Inside a `pto.split_aiv_scope` each AIV lane stores its own part of a tensor; code outside the regions runs at
-    full width on *both* lanes, and the lanes are not synchronised when a region ends (`pto` has no AIV<->AIV
-    barrier: the pipes only order the cube and a vector lane).  So a later full-width load of that tensor reads
-    the cells the other lane stores, and a later full-width store overwrites them, with nothing ordering the two
-    (a GM data race; the interpreter's race detector reports it).  "Later" is program order, or any order when
-    both sit in one loop (the next iteration).  Tensors are matched by their roots (`analysis.hazards`)."""
+    Inside a `pto.split_aiv_scope` each AIV lane writes its own part of a tensor; vector code outside the regions
+    runs at full width on *both* lanes, and the lanes are not synchronised when a region ends (`pto` has no
+    AIV<->AIV barrier: the pipes only order the cube and a vector lane).  So a later full-width read of that
+    tensor reads the cells the other lane writes, and a later full-width write overwrites them, with nothing
+    ordering the two (a GM data race; the interpreter's race detector reports it).  "Later" is program order, or
+    any order when both sit in one loop (the next iteration).  Every GM access counts, as its `GmAccess` trait
+    states it (`pto.store`, `pto.load`, and the communication ops' puts and gets alike); a cube access outside
+    (a load into `mat`, a store of an `acc` tile) is not on the lanes: ExpandMixedKernel orders it against both
+    lanes' writes.  Tensors are matched by their roots (`analysis.hazards`)."""
     memo: dict = {}
-    written: list[tuple[SplitAivScopeOp, StoreOp, frozenset]] = []
+    written: list[tuple[SplitAivScopeOp, Operation, SSAValue, frozenset[SSAValue]]] = []
     order: dict[Operation, int] = {}
     for i, op in enumerate(f.walk()):
         order[op] = i
-        if isinstance(op, StoreOp) and enclosing_scope(op) is not None:
-            written.append((enclosing_scope(op), op, tensor_roots(op.dest, memo)))
+        if enclosing_scope(op) is not None:
+            for acc in op_accesses(op, CoreSide.AIV, memo):
+                if acc.write:
+                    written.append((enclosing_scope(op), op, acc.tensor, acc.roots))
     if not written:
         return
     last_in: dict[SplitAivScopeOp, int] = {}
-    for scope, _, _ in written:
+    for scope, _, _, _ in written:
         last_in[scope] = max(order[o] for o in scope.walk())
     for op in f.walk():
-        if not isinstance(op, (LoadOp, StoreOp)) or enclosing_scope(op) is not None:
+        if not op.has_trait(GmAccess) or enclosing_scope(op) is not None or intrinsic_affinity(op) == Affinity.CUBE:
             continue
-        is_store = isinstance(op, StoreOp)
-        roots = tensor_roots(op.dest if is_store else op.source, memo)
-        for scope, store, wroots in written:
-            if not roots & wroots:
-                continue
-            shared_loop = set(_loops_around(op)) & set(_loops_around(scope))
-            if order[op] < last_in[scope] and not shared_loop:
-                continue
-            common = roots & wroots
-            tensor = value_name(store.dest if store.dest in common else min(common, key=value_name))
-            what = "reads the cells the other lane stores" if not is_store else "overwrites the cells the other lane stores"
-            raise PtoError(
-                f"LowerAutoVectorSplit: this {op.name} runs at full width on both AIV lanes after a pto.split_aiv_scope region "
-                f"({scope.mode.data}) in which each lane stores only "
-                f"its own part of the tensor '{tensor}'; the lanes are not synchronised when a region ends (pto has no "
-                f"barrier between the two AIV lanes), so each lane {what} with nothing ordering them (a data race on "
-                "GM). Keep the access inside the region on the lane's own part (at its lane offset), use the "
-                "region's per-lane tile instead of reloading it from GM, or move the access to a later kernel (a "
-                "kernel boundary orders the lanes)",
-                op=op,
-                notes=[(location_of(store), "the region's per-lane store of that tensor")],
-            )
+        for access in op_accesses(op, CoreSide.AIV, memo):
+            _check_lane_order(op, access.write, access.roots, written, order, last_in)
+
+
+def _check_lane_order(
+    op: Operation,
+    is_write: bool,
+    roots: frozenset[SSAValue],
+    written: list[tuple[SplitAivScopeOp, Operation, SSAValue, frozenset[SSAValue]]],
+    order: dict[Operation, int],
+    last_in: dict[SplitAivScopeOp, int],
+) -> None:
+    """Reject `op` (a full-width access of `roots`) when it follows a region's per-lane write of them."""
+    for scope, store, dest, wroots in written:
+        if not roots & wroots:
+            continue
+        shared_loop = set(_loops_around(op)) & set(_loops_around(scope))
+        if order[op] < last_in[scope] and not shared_loop:
+            continue
+        common = roots & wroots
+        tensor = value_name(dest if dest in common else min(common, key=value_name))
+        what = "overwrites the cells the other lane writes" if is_write else "reads the cells the other lane writes"
+        raise PtoError(
+            f"LowerAutoVectorSplit: this {op.name} runs at full width on both AIV lanes after a pto.split_aiv_scope "
+            f"region ({scope.mode.data}) in which each lane writes only its own part of the tensor '{tensor}'; the "
+            "lanes are not synchronised when a region ends (pto has no barrier between the two AIV lanes), so each "
+            f"lane {what} with nothing ordering them (a data race on GM). Keep the access inside the region on the "
+            "lane's own part (at its lane offset), use the region's per-lane tile instead of reloading it from GM, "
+            "or move the access to a later kernel (a kernel boundary orders the lanes)",
+            op=op,
+            notes=[(location_of(store), f"the region's per-lane {store.name} of that tensor")],
+        )
 

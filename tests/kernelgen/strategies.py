@@ -54,6 +54,7 @@ FEATURES = (
     + ["pingpong_scratch"]
     + ["tail:reshape:left_right"]
     + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
+    + ["region_put", "region_cube_reload"]
 )
 
 
@@ -737,10 +738,27 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
     b.emit(f"{off} = arith.muli {lane}, {step} : index")
     o = b.fresh("o")
     offs = f"{off}, 0" if axis == 0 else f"0, {off}"
-    b.emit(f"{o} = pto.store {w}, {out}[{offs}] : {ht}, {ot}")
+    if draw(st.integers(0, 5)) == 0:
+        # Each lane's rows written by a communication op (a put to peer 0, this device) instead of a store: the
+        # cross-lane GM order check must see it as the region's per-lane write (its GmAccess trait).
+        b.features.add("region_put")
+        peer = b.const_index(0)
+        b.emit(f"{o} = pto.tile_put {w}, {out}[{offs}] to {peer} : {ht}, {ot}")
+    else:
+        b.emit(f"{o} = pto.store {w}, {out}[{offs}] : {ht}, {ot}")
     b.emit(f"pto.yield {o} : {ot}")
     b.indent -= 1
     b.emit("}")
+    if draw(st.integers(0, 4)) == 0:
+        # The cube reads the region's result back (a load into mat, stored from acc to a side output): not a
+        # cross-lane access (the cube is not on the lanes); ExpandMixedKernel fences it after both lanes' writes.
+        b.features.add("region_cube_reload")
+        mt, at = tile(shape_out, F32, "mat"), tile(shape_out, F32, "acc")
+        cl, ca = b.fresh("cl"), b.fresh("ca")
+        b.emit(f"{cl} = pto.load {r}[0, 0] : {ot} -> {mt}")
+        b.emit(f"{ca} = pto.move {cl} : {mt} -> {at}")
+        side = b.side_output(ot)
+        b.emit(f"{b.fresh('o')} = pto.store {ca}, {side}[0, 0] : {at}, {ot}")
     return _module(b, target, "region", r, shape_out)
 
 
