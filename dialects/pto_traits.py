@@ -263,7 +263,7 @@ class GmAccess(OpTrait):
     which holds no tile).  A peer rank (put/get) does not change the facts: the tensor is matched by name, so a
     peer's copy is taken to be the local one (conservative; peer 0 is this device).  The signal ops (`notify`, `wait`,
     `defer_wait`) have no `GmAccess`: a signal word is a synchronisation variable updated atomically, not data a
-    fence must order, and the comm ops' own contract (docs/dialect.md, "Communication") orders it."""
+    fence must order (a `wait` itself blocks until the `notify` it waits for has landed)."""
 
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
