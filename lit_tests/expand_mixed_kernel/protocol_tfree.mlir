@@ -135,6 +135,50 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %out_1 : !pto.tensor<16x128xf32>
   }
 
+  // An scf.if that yields the popped tile in one branch and the loop-carried tile in the other *may* hold the
+  // slot: its result is carried to the next iteration and read after the loop, so the yield passes a copy and
+  // the slot is freed after the copy.  (Before, only an if whose two branches both yield the slot counted, the
+  // tfree came before the yield of %sel, and %last named a slot the cube had refilled: execution reported a use
+  // after free.)
+  // CHECK-LABEL: func.func @maybe_slot_aiv(
+  // CHECK:      %last = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %init)
+  // CHECK-NEXT:   %part_vec = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>
+  // CHECK:        %sel = scf.if %cond
+  // CHECK-NEXT:     scf.yield %part_vec
+  // CHECK-NEXT:   } else {
+  // CHECK-NEXT:     scf.yield %t
+  // CHECK-NEXT:   }
+  // CHECK-NEXT:   %sel_copy = pto.move %sel : !pto.tile<16x128xf32, vec> -> !pto.tile<16x128xf32, vec>
+  // CHECK-NEXT:   pto.tfree_to_aic %part_vec : !pto.tile<16x128xf32, vec>
+  // CHECK-NEXT:   scf.yield %sel_copy
+  // CHECK:      pto.exp %last
+  func.func @maybe_slot(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>,
+                        %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32>
+      attributes {pto.kind = #pto.kind<incore>} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c1 = arith.constant 1 : index
+    %init = pto.create : !pto.tile<16x128xf32, vec>
+    %x_mat = pto.load %x[0, 0] : !pto.tensor<16x128xbf16> -> !pto.tile<16x128xbf16, mat>
+    %x_left = pto.move %x_mat : !pto.tile<16x128xbf16, mat> -> !pto.tile<16x128xbf16, left>
+    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
+    %last = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %init) -> (!pto.tile<16x128xf32, vec>) {
+      %part = pto.matmul %x_left, %w_right : !pto.tile<16x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+      %part_vec = pto.move %part : !pto.tile<16x128xf32, acc> -> !pto.tile<16x128xf32, vec>
+      %cond = arith.cmpi eq, %i, %c1 : index
+      %sel = scf.if %cond -> (!pto.tile<16x128xf32, vec>) {
+        scf.yield %part_vec : !pto.tile<16x128xf32, vec>
+      } else {
+        scf.yield %t : !pto.tile<16x128xf32, vec>
+      }
+      scf.yield %sel : !pto.tile<16x128xf32, vec>
+    }
+    %e = pto.exp %last : !pto.tile<16x128xf32, vec>
+    %out_1 = pto.store %e, %out[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+    func.return %out_1 : !pto.tensor<16x128xf32>
+  }
+
   // A tile popped inside a branch and passed out as the scf.if result, read after the if: the branch frees its
   // slot, so it passes a copy.
   // CHECK-LABEL: func.func @out_of_branch_aiv(

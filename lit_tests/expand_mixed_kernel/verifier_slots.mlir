@@ -35,6 +35,48 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
+// 1b. An scf.if that yields the popped tile in one branch only *may* hold the slot: the tfree before the yield of
+// its result, which the next iteration and the code after the loop read, is rejected.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @f_aic() attributes {pto.kind = #pto.kind<aic>} {
+    %ib = pto.import_peer_buffer {name = "f_c2v", peer_func = @f_aiv} : i32
+    %c0 = arith.constant 0 : i32
+    pto.aic_initialize_pipe %ib, %c0 {dir_mask = 1 : i64, slot_size = 4096 : i64, slot_num = 2 : i64} : i32, i32
+    %t = pto.create : !pto.tile<16x64xf32, acc>
+    %lo = arith.constant 0 : index
+    %hi = arith.constant 4 : index
+    %st = arith.constant 1 : index
+    scf.for %i = %lo to %hi step %st {
+      pto.tpush_to_aiv %t {split = 0 : i64} : !pto.tile<16x64xf32, acc>
+    }
+    func.return
+  }
+  func.func @f_aiv(%flag: i1) attributes {pto.kind = #pto.kind<aiv>} {
+    %rb = pto.reserve_buffer {name = "f_c2v", size = 8192 : i64, base = -1 : i64} : i32
+    %c0 = arith.constant 0 : i32
+    pto.aiv_initialize_pipe %rb, %c0 {dir_mask = 1 : i64, slot_size = 4096 : i64, slot_num = 2 : i64} : i32, i32
+    %init = pto.create : !pto.tile<16x64xf32, vec>
+    %lo = arith.constant 0 : index
+    %hi = arith.constant 4 : index
+    %st = arith.constant 1 : index
+    %last = scf.for %i = %lo to %hi step %st iter_args(%prev = %init) -> (!pto.tile<16x64xf32, vec>) {
+      %p = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x64xf32, vec>
+      %sel = scf.if %flag -> (!pto.tile<16x64xf32, vec>) {
+        scf.yield %p : !pto.tile<16x64xf32, vec>
+      } else {
+        scf.yield %prev : !pto.tile<16x64xf32, vec>
+      }
+      pto.tfree_to_aic %p : !pto.tile<16x64xf32, vec>
+      // expected-error@+1 {{'scf.yield' passes a popped tile (operand #0) out of its block, where result #0 of the scf.for (after the loop) still reads it, but its slot is released by 'pto.tfree_to_aic' at}}
+      scf.yield %sel : !pto.tile<16x64xf32, vec>
+    }
+    %e = pto.exp %last : !pto.tile<16x64xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
 // 2. `tfree_to_aic %t` then `scf.yield %t`, and the loop result is read after the loop (issue hazard 4).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @f_aic() attributes {pto.kind = #pto.kind<aic>} {

@@ -6,7 +6,8 @@ consumer frees it (`tfree`).  The slot stays in use while any value that shares 
 
 - the results of the view ops (`slice`, `reshape`, `transpose_view`, `set_validshape`; `pto.move` and
   `pto.transpose` copy, so their results do not share it);
-- the results of an `scf.if` whose two branches both yield a chain value at that position;
+- the results of an `scf.if` of which either branch yields a chain value at that position (the result *may*
+  be the slot, so the slot stays in use while it is read);
 - the results of an `scf.for` / `scf.while` that carry a chain value, and the loop's region arguments that
   do (iter_args).
 
@@ -110,12 +111,18 @@ def _sources(v: SSAValue, through_moves: bool) -> list[list[SSAValue]]:
     return flow_sources(v)
 
 
-def shares_slot(v: SSAValue, chain: set[SSAValue], through_moves: bool = False) -> bool:
+def shares_slot(v: SSAValue, chain: set[SSAValue], through_moves: bool = False, may: bool = False) -> bool:
     """Whether `v` is (a view of, a control-flow result carrying) a value of `chain`.
+
+    By default `v` must *be* the slot on every path: an `scf.if` result counts only when both branches yield a
+    chain value (what a tfree needs: it must free that slot whichever branch ran).  With `may`, one path is
+    enough: an `scf.if` that yields the popped tile in one branch and another tile in the other *may* hold the
+    slot, so the slot stays in use while that result is read (what liveness needs).
 
     With `through_moves`, same-side copies (`pto.move`, e.g. the AIC's mat -> left placement) are followed too:
     that is how an existing tfree written on the moved tile is traced back to its tpop."""
     seen: set[SSAValue] = set()
+    every = any if may else all
 
     def go(x: SSAValue, depth: int) -> bool:
         if x in chain:
@@ -123,7 +130,7 @@ def shares_slot(v: SSAValue, chain: set[SSAValue], through_moves: bool = False) 
         if x in seen or depth > _MAX_DEPTH:
             return False
         seen.add(x)
-        return any(all(go(y, depth + 1) for y in alt) for alt in _sources(x, through_moves) if alt)
+        return any(every(go(y, depth + 1) for y in alt) for alt in _sources(x, through_moves) if alt)
 
     return go(v, 0)
 
@@ -208,7 +215,7 @@ def _collect_uses(
         added: list[SSAValue] = []
         if isinstance(op, (scf.IfOp, scf.ForOp, scf.WhileOp)):
             for r in op.results:
-                if r not in ch.values and shares_slot(r, ch.values):
+                if r not in ch.values and shares_slot(r, ch.values, may=True):
                     ch.values.add(r)
                     added.append(r)
         ch.uses.append(i)

@@ -54,7 +54,7 @@ FEATURES = (
     + ["pingpong_scratch"]
     + ["tail:reshape:left_right"]
     + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
-    + ["region_put", "region_cube_reload"]
+    + ["region_put", "region_cube_reload", "loop:carry_select"]
 )
 
 
@@ -558,7 +558,21 @@ def kernels(draw, max_ops: int = 4) -> str:
             b.features.add("tail_in_loop")
             pv = draw(vector_tail(b, pv, [m, n], valid))
         nx = b.fresh("v")
-        b.emit(f"{nx} = pto.add {s}, {pv} : {vec_t}")
+        if draw(st.integers(0, 3)) == 0:
+            # The first iteration's partial product carried as is (an scf.if yields it in one branch only: the
+            # result *may* be the popped slot, so its slot stays in use until the yield's copy).
+            b.features.add("loop:carry_select")
+            first, c0k = b.fresh("first"), b.const_index(0)
+            b.emit(f"{first} = arith.cmpi eq, {kk}, {c0k} : index")
+            b.emit(f"{nx} = scf.if {first} -> ({vec_t}) {{")
+            b.emit(f"  scf.yield {pv} : {vec_t}")
+            b.emit("} else {")
+            sm = b.fresh("v")
+            b.emit(f"  {sm} = pto.add {s}, {pv} : {vec_t}")
+            b.emit(f"  scf.yield {sm} : {vec_t}")
+            b.emit("}")
+        else:
+            b.emit(f"{nx} = pto.add {s}, {pv} : {vec_t}")
         b.emit(f"scf.yield {nx} : {vec_t}")
         b.indent -= 1
         b.emit("}")
