@@ -601,3 +601,44 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %out : !pto.tensor<64x16xf32>
   }
 }
+
+// -----
+
+// The pass output of gm_param_aliases.mlir's @aliased without its fence: @main passes %s for both %wa and %wb
+// (param_aliases follows the calls main -> Group -> AIC/AIV), so the cube's store and the vector load are one
+// tensor, unordered.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @aliased_aic(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>, %wa: !pto.tensor<16x128xf32> {pto.inout}, %wb: !pto.tensor<16x128xf32> {pto.inout}, %out: !pto.tensor<16x128xf32> {pto.out}) attributes {pto.kind = #pto.kind<aic>} {
+    %aliased_c2v_slot_buffer_import = pto.import_peer_buffer {name = "aliased_c2v_slot_buffer", peer_func = @aliased_aiv} : i32
+    %c0_i32 = arith.constant 0 : i32
+    pto.aic_initialize_pipe %aliased_c2v_slot_buffer_import, %c0_i32 {dir_mask = 1 : i64, slot_size = 8192 : i64, slot_num = 2 : i64} : i32, i32
+    %x_mat = pto.load %x[0, 0] : !pto.tensor<16x128xbf16> -> !pto.tile<16x128xbf16, mat>
+    %x_left = pto.move %x_mat : !pto.tile<16x128xbf16, mat> -> !pto.tile<16x128xbf16, left>
+    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
+    %y = pto.matmul %x_left, %w_right : !pto.tile<16x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %wa1 = pto.store %y, %wa[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
+    func.return
+  }
+  func.func @aliased_aiv(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>, %wa: !pto.tensor<16x128xf32> {pto.inout}, %wb: !pto.tensor<16x128xf32> {pto.inout}, %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32> attributes {pto.kind = #pto.kind<aiv>, pto.dual_aiv_dispatch} {
+    %aliased_c2v_slot_buffer = pto.reserve_buffer {name = "aliased_c2v_slot_buffer", size = 16384 : i64, base = -1 : i64} : i32
+    %c0_i32 = arith.constant 0 : i32
+    pto.aiv_initialize_pipe %aliased_c2v_slot_buffer, %c0_i32 {dir_mask = 1 : i64, slot_size = 8192 : i64, slot_num = 2 : i64} : i32, i32
+    // expected-error@+1 {{unordered cross-core dependence: the AIC 'pto.store' and this AIV 'pto.load' access one GM tensor (one writes)}}
+    %v = pto.load %wb[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+    %e = pto.exp %v : !pto.tile<16x128xf32, vec>
+    %o = pto.store %e, %out[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+    func.return %o : !pto.tensor<16x128xf32>
+  }
+  func.func @aliased(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>, %wa: !pto.tensor<16x128xf32> {pto.inout}, %wb: !pto.tensor<16x128xf32> {pto.inout}, %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32> attributes {pto.kind = #pto.kind<group>} {
+    func.call @aliased_aic(%x, %w, %wa, %wb, %out) : (!pto.tensor<16x128xbf16>, !pto.tensor<128x128xbf16>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>) -> ()
+    %0 = func.call @aliased_aiv(%x, %w, %wa, %wb, %out) : (!pto.tensor<16x128xbf16>, !pto.tensor<128x128xbf16>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>) -> !pto.tensor<16x128xf32>
+    func.return %out : !pto.tensor<16x128xf32>
+  }
+  func.func @main(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>) -> !pto.tensor<16x128xf32> attributes {pto.kind = #pto.kind<orchestration>} {
+    %s = pto.create_tensor : !pto.tensor<16x128xf32>
+    %o1 = pto.create_tensor : !pto.tensor<16x128xf32>
+    %r1 = func.call @aliased(%x, %w, %s, %s, %o1) : (!pto.tensor<16x128xbf16>, !pto.tensor<128x128xbf16>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>) -> !pto.tensor<16x128xf32>
+    func.return %r1 : !pto.tensor<16x128xf32>
+  }
+}

@@ -10,7 +10,8 @@ named by its *roots*: the function arguments (or other tensor-producing values) 
 result of a writing op (a store, a put, a tensor_get) to its destination and control flow (`scf.if` results, `scf.for`/`scf.while` results and loop arguments)
 to every value that can flow in (`analysis.slots.flow_sources`).  Two accesses *conflict* when their roots
 meet, they run on different cores, and one of them writes.  Distinct function arguments are taken not to
-alias (the caller passes distinct buffers), and the whole tensor is one location (offsets are not compared).
+alias (the host passes distinct buffers) unless a `func.call` of the module binds them to one tensor
+(`param_aliases`), and the whole tensor is one location (offsets are not compared).
 
 *Dependences.*  For a conflicting pair, each order `src -> sink` that the sequential (mixed) program has is a
 dependence the split program must keep, in the direction src's core -> sink's core (C->V or V->C):
@@ -51,6 +52,8 @@ from pypto_mlir.dialects.pto_traits import (
     PipeTransfer,
     renamed_tensor,
 )
+
+from pypto_mlir.dialects.pto_types import TensorType
 
 from .affinity import is_boundary_move, move_direction
 from .slots import flow_sources
@@ -123,6 +126,45 @@ def tensor_roots(v: SSAValue, memo: dict[SSAValue, frozenset[SSAValue]] | None =
     return out
 
 
+Aliases = dict[SSAValue, frozenset[SSAValue]]
+"""Parameters a caller binds to one buffer: each such function argument -> the arguments it may be (itself
+included).  Arguments absent from the map are distinct buffers."""
+
+
+def param_aliases(module: Operation) -> Aliases:
+    """Which tensor parameters of the module's functions may be one buffer, as the module's own `func.call`s
+    bind them: two arguments of a call whose roots meet (the same tensor passed twice, or a tensor and a value
+    renaming it) make the callee's two parameters aliases, and a caller's aliases pass on to its callees.  A
+    function no call in the module reaches keeps distinct parameters (the launch contract: the host passes
+    distinct buffers).  Computed once per module; the analyses take it through `gm_accesses(..., aliases)`."""
+    funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp) and f.body.blocks}
+    calls = [
+        (caller, op, funcs[op.callee.root_reference.data])
+        for caller in funcs.values()
+        for op in caller.walk()
+        if isinstance(op, func.CallOp) and op.callee.root_reference.data in funcs
+    ]
+    aliases: Aliases = {}
+    changed = True
+    while changed:  # a caller's aliases can reach its callees' callees: iterate to the fixed point
+        changed = False
+        for _caller, call, callee in calls:
+            memo: dict[SSAValue, frozenset[SSAValue]] = dict(aliases)
+            args = list(call.arguments)
+            params = list(callee.body.blocks[0].args)
+            roots = [tensor_roots(a, memo) if isinstance(a.type, TensorType) else frozenset() for a in args]
+            for i in range(min(len(args), len(params))):
+                for j in range(i + 1, min(len(args), len(params))):
+                    if not roots[i] & roots[j]:
+                        continue
+                    cls = aliases.get(params[i], frozenset({params[i]})) | aliases.get(params[j], frozenset({params[j]}))
+                    for p in cls:
+                        if aliases.get(p) != cls:
+                            aliases[p] = cls
+                            changed = True
+    return aliases
+
+
 def op_accesses(
     op: Operation, core: CoreSide, memo: dict[SSAValue, frozenset[SSAValue]] | None = None
 ) -> list[Access]:
@@ -138,9 +180,12 @@ def op_accesses(
     ]
 
 
-def gm_accesses(ops: list[Operation], core_of: Callable[[Operation], CoreSide | None]) -> list[Access]:
-    """The GM accesses of `ops` that run on one core (`core_of` gives its `CoreSide`, or None)."""
-    memo: dict[SSAValue, frozenset[SSAValue]] = {}
+def gm_accesses(
+    ops: list[Operation], core_of: Callable[[Operation], CoreSide | None], aliases: Aliases | None = None
+) -> list[Access]:
+    """The GM accesses of `ops` that run on one core (`core_of` gives its `CoreSide`, or None); a parameter in
+    `aliases` (`param_aliases`) has the roots of every parameter it may be."""
+    memo: dict[SSAValue, frozenset[SSAValue]] = dict(aliases or {})
     out: list[Access] = []
     for op in ops:
         if not op.has_trait(GmAccess):
@@ -399,17 +444,18 @@ def _loop_key(key: tuple) -> tuple | None:
     return None
 
 
-def check_split_pair(aic: Operation, aiv: Operation) -> None:
+def check_split_pair(aic: Operation, aiv: Operation, aliases: Aliases | None = None) -> None:
     """Reject (located) a cross-core dependence between the GM accesses of the AIC kernel `aic` and the AIV kernel
     `aiv` (same parameter list) that no transfer orders: within the iteration in one order or the other, and
-    across iterations in the other order when they share a loop."""
+    across iterations in the other order when they share a loop.  `aliases` (`param_aliases` of the module)
+    names the parameters the callers bind to one buffer."""
     funcs = {CoreSide.AIC: aic, CoreSide.AIV: aiv}
     sides = {side: _Side(side, _blocks_by_key(f)) for side, f in funcs.items()}
     params = {side: {a: i for i, a in enumerate(f.regions[0].blocks[0].args)} for side, f in funcs.items()}
     accesses = {
         side: [
             (acc, frozenset(params[side][r] for r in acc.roots if r in params[side]))
-            for acc in gm_accesses(list(f.walk()), lambda op, s=side: s)
+            for acc in gm_accesses(list(f.walk()), lambda op, s=side: s, aliases)
         ]
         for side, f in funcs.items()
     }

@@ -46,7 +46,7 @@ from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
 from ..analysis.affinity import AffinityAnalysis
-from ..analysis.hazards import Access, Dependence, dependences, gm_accesses, has_transfer, is_ordered
+from ..analysis.hazards import Access, Aliases, Dependence, dependences, gm_accesses, has_transfer, is_ordered
 from ..common import with_loc
 from .pipe_metadata import set_name_hint, side_of
 
@@ -71,16 +71,17 @@ def _depth(block: Block) -> int:
     return n
 
 
-def gm_dependences(f: func.FuncOp, affinity: AffinityAnalysis) -> list[Dependence]:
-    """The cross-core GM dependences of the mixed function `f` (located error if one cannot be fenced)."""
-    return dependences(gm_accesses(list(f.walk()), lambda op: _CORE.get(affinity.get(op))))
+def gm_dependences(f: func.FuncOp, affinity: AffinityAnalysis, aliases: Aliases | None = None) -> list[Dependence]:
+    """The cross-core GM dependences of the mixed function `f` (located error if one cannot be fenced); the
+    parameters in `aliases` (bound to one buffer by a caller) are one tensor."""
+    return dependences(gm_accesses(list(f.walk()), lambda op: _CORE.get(affinity.get(op)), aliases))
 
 
-def insert_gm_fences(f: func.FuncOp, affinity: AffinityAnalysis) -> int:
+def insert_gm_fences(f: func.FuncOp, affinity: AffinityAnalysis, aliases: Aliases | None = None) -> int:
     """Fence every cross-core GM dependence of the mixed function `f` that no transfer orders; returns how
     many fences were written (the caller recomputes the affinity when any was)."""
     groups: dict[tuple[Block, Operation, str], _Fence] = {}
-    for dep in gm_dependences(f, affinity):
+    for dep in gm_dependences(f, affinity, aliases):
         if is_ordered(dep):
             continue
         groups.setdefault((dep.block, dep.after, dep.direction), _Fence([])).deps.append(dep)

@@ -40,6 +40,7 @@ from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 from ..analysis.transpose_hazard import find_transpose_hazard
+from ..analysis.hazards import Aliases, param_aliases
 from ..common import kind_of, old_heap_frozen, require_target, set_kind, split_mode
 from .boundaries import boundary_patterns
 from .deferred_waiters import audit_deferred_waiters
@@ -74,6 +75,8 @@ class ModuleState:
     """names of the module's functions before the pass."""
     expanded: dict[str, tuple[str, str]] = field(default_factory=dict)
     """kernels with a Group caller to rewrite: name -> (aic name, aiv name)."""
+    aliases: Aliases = field(default_factory=dict)
+    """tensor parameters the module's callers bind to one buffer (`analysis.hazards.param_aliases`)."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -207,7 +210,7 @@ class ExpandMixedIncoreKernel(RewritePattern):
                     op=op,
                 )
         target = self.state.target
-        if insert_gm_fences(op, affinity):
+        if insert_gm_fences(op, affinity, self.state.aliases):
             affinity = placement_of(op)  # the fences are cube and vector ops of the mixed body
         aic = build_side(op, "aic", target, affinity, aic_name)
         aiv = build_side(op, "aiv", target, affinity, aiv_name)
@@ -282,7 +285,7 @@ class ExpandMixedKernelPass(ModulePass):
                 reject_unlowered_regions(f)
         audit_deferred_waiters(op)
         symbols = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}
-        state = ModuleState(target, plan_callers(op), symbols)
+        state = ModuleState(target, plan_callers(op), symbols, aliases=param_aliases(op))
         # No applier DCE: the walker visits every op of every function, and would erase the last dead op of
         # functions the pass does not split (one more per run: the output would not be a fixed point). Like the
         # reference, only the split kernels' bodies are pruned (by their own DCE); other functions pass through.

@@ -61,7 +61,7 @@ from .pipe_metadata import (
     side_of,
     transfer_bytes,
 )
-from ..analysis.hazards import check_split_pair
+from ..analysis.hazards import check_split_pair, param_aliases
 from ..analysis.slots import TFREE_OPS, TPOP_OPS, block_chains, live_escapes
 from .tfree import check_local_depth
 
@@ -110,8 +110,9 @@ def verify_mixed_kernel_expanded(module: ModuleOp) -> None:
             _check_incore_not_mixed(f)
         elif kind in ("aic", "aiv"):
             _check_kernel(f, side_of(kind), target, funcs)
+    aliases = param_aliases(module)
     for aic, aiv in _pairs(funcs):
-        check_split_pair(aic, aiv)
+        check_split_pair(aic, aiv, aliases)
 
 
 def _pairs(funcs: dict[str, func.FuncOp]) -> list[tuple[func.FuncOp, func.FuncOp]]:
