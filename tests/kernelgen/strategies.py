@@ -54,7 +54,7 @@ FEATURES = (
     + ["pingpong_scratch"]
     + ["tail:reshape:left_right"]
     + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
-    + ["region_put", "region_cube_reload", "loop:carry_select"]
+    + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
 )
 
 
@@ -127,6 +127,8 @@ class Builder:
     n: int = 0
     indent: int = 2
     features: set[str] = field(default_factory=set)  # what this kernel exercises (see FEATURES)
+    # Parameters @main binds to another parameter's tensor (name -> the parameter whose tensor it passes).
+    aliases: dict[str, str] = field(default_factory=dict)
     valid_n: int | None = None  # valid columns of the right operand (partial columns), None = all
 
     def right_valid(self, k: int, n: int):
@@ -607,7 +609,7 @@ def kernels(draw, max_ops: int = 4) -> str:
     # A C->V exchange through GM: the cube stores the product into a scratch tensor and the vector side loads
     # it back (ExpandMixedKernel must fence the pair with a tpush/tpop handshake).
     if v is None and accv is not None and place == "plain" and draw(st.integers(0, 1)) == 0:
-        scratch = b.param("scratch", tensor(shape_out, F32), out=True)
+        scratch = scratch_param = b.param("scratch", tensor(shape_out, F32), out=True)
         b.features.add("gm_exchange")
         if draw(st.booleans()):
             # Several cube stores to the scratch tensor before the vector load (the first one is overwritten).
@@ -618,7 +620,14 @@ def kernels(draw, max_ops: int = 4) -> str:
             scratch = s0
         s1 = b.fresh("o")
         b.emit(f"{s1} = pto.store {accv}, {scratch}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
-        v, _ = load_operand(b, s1, shape_out, [0, 0], [m, n], F32, "vec", valid if valid != [m, n] else None)
+        src = s1
+        if draw(st.integers(0, 3)) == 0:
+            # The vector side loads a second parameter that @main binds to the same tensor as the scratch: one
+            # GM buffer under two names (ExpandMixedKernel must see the alias at the call and fence the pair).
+            b.features.add("gm_exchange_aliased_params")
+            src = b.param("alias", tensor(shape_out, F32), inout=True)
+            b.aliases[src] = scratch_param
+        v, _ = load_operand(b, src, shape_out, [0, 0], [m, n], F32, "vec", valid if valid != [m, n] else None)
         accv = None
 
     if v is None and accv is not None and place == "plain" and draw(st.integers(0, 5)) == 0:
@@ -829,8 +838,10 @@ def _module(b: Builder, target: str, split: str, result: str, shape_out) -> str:
     body = "\n".join(b.lines + [f"    {line}" for line in b.epilogue])
     main_params = [(nm, ty) for nm, ty, kind in b.params if kind == "in"]
     msig = ", ".join(f"{nm}: {ty}" for nm, ty in main_params)
-    creates = "\n    ".join(f"{nm} = pto.create_tensor : {ty}" for nm, ty, kind in b.params if kind != "in")
-    call_args = ", ".join(nm for nm, _, _ in b.params)
+    creates = "\n    ".join(
+        f"{nm} = pto.create_tensor : {ty}" for nm, ty, kind in b.params if kind != "in" and nm not in b.aliases
+    )
+    call_args = ", ".join(b.aliases.get(nm, nm) for nm, _, _ in b.params)
     call_types = ", ".join(ty for _, ty, _ in b.params)
     rnames = ", ".join(["%r"] + [nm for nm, _ in b.extra_results])
     rtypes = ", ".join([ot] + [ty for _, ty in b.extra_results])
