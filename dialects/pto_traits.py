@@ -285,6 +285,19 @@ class GmAccess(OpTrait):
         return getattr(op, self.writes[0])
 
 
+class TensorView(OpTrait):
+    """The op's result is the GM buffer of its first operand under another type (`pto.tensor_cast`): no data
+    moves, and every access of the result is an access of the operand's buffer."""
+
+
+def viewed_tensor(value: SSAValue) -> SSAValue | None:
+    """The tensor `value` is a view of (the first operand of a `TensorView` op), or None."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.has_trait(TensorView):
+        return owner.operands[0]
+    return None
+
+
 def renamed_tensor(value: SSAValue) -> SSAValue | None:
     """The tensor operand `value` renames when it is the result of a GM-writing op (a store, a put, a
     tensor_get: the destination under a new name, not a copy); None otherwise."""
@@ -350,4 +363,6 @@ __all__ = [
     "is_transfer_sourced",
     "memory_affinity",
     "renamed_tensor",
+    "TensorView",
+    "viewed_tensor",
 ]

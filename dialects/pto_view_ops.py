@@ -39,7 +39,7 @@ from .pto_ops import (
     print_addressed,
     split_mixed,
 )
-from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SharedAffinity, SlotView, VectorAffinity
+from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SharedAffinity, SlotView, TensorView, VectorAffinity
 from .pto_types import DYNAMIC, TensorType, TileType, element_bits, format_shape, is_cube_memory
 
 
@@ -279,7 +279,7 @@ class TensorCastOp(IRDLOperation):
     src = operand_def(TensorType)
     result = result_def(TensorType)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-    traits = traits_def(SharedAffinity(), Pure())
+    traits = traits_def(SharedAffinity(), Pure(), TensorView())
 
     def __init__(self, src: SSAValue, result_type: TensorType):
         super().__init__(operands=[src], result_types=[result_type])

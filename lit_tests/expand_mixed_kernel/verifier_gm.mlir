@@ -604,7 +604,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// The pass output of gm_param_aliases.mlir's @aliased without its fence: @main passes %s for both %wa and %wb
+// The pass output of gm_aliases.mlir's @aliased without its fence: @main passes %s for both %wa and %wb
 // (param_aliases follows the calls main -> Group -> AIC/AIV), so the cube's store and the vector load are one
 // tensor, unordered.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

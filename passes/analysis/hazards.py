@@ -51,6 +51,7 @@ from pypto_mlir.dialects.pto_traits import (
     PipePush,
     PipeTransfer,
     renamed_tensor,
+    viewed_tensor,
 )
 
 from pypto_mlir.dialects.pto_types import TensorType
@@ -110,13 +111,13 @@ class Dependence:
 
 def tensor_roots(v: SSAValue, memo: dict[SSAValue, frozenset[SSAValue]] | None = None) -> frozenset[SSAValue]:
     """The values a GM tensor value can be: the result of a writing op (`GmAccess.written_by_result`: a store,
-    a put, a tensor_get) is its destination, control flow passes values on (every alternative counts: a
+    a put, a tensor_get) is its destination, a `TensorView` result (`pto.tensor_cast`) its source, control flow passes values on (every alternative counts: a
     may-alias set); anything else is its own root."""
     memo = {} if memo is None else memo
     if v in memo:
         return memo[v]
     memo[v] = frozenset()  # in progress: a loop cycle adds nothing new
-    written = renamed_tensor(v)
+    written = renamed_tensor(v) or viewed_tensor(v)
     if written is not None:
         out = tensor_roots(written, memo)
     else:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from xdsl.dialects import func, scf
 from xdsl.ir import BlockArgument, OpResult, SSAValue
 
-from pypto_mlir.dialects.pto_traits import renamed_tensor
-from pypto_mlir.dialects.pto_view_ops import TensorCastOp
+from pypto_mlir.dialects.pto_traits import renamed_tensor, viewed_tensor
 
 
 def gm_origin(value: SSAValue, f: func.FuncOp, _depth: int = 0) -> BlockArgument | None:
@@ -31,11 +30,9 @@ def gm_origin(value: SSAValue, f: func.FuncOp, _depth: int = 0) -> BlockArgument
         return None
     assert isinstance(value, OpResult)
     op = value.op
-    written = renamed_tensor(value)
+    written = renamed_tensor(value) or viewed_tensor(value)  # a GM write's destination; a cast's source
     if written is not None:
         return gm_origin(written, f, _depth + 1)
-    if isinstance(op, TensorCastOp):  # the same buffer under another type
-        return gm_origin(op.src, f, _depth + 1)
     if isinstance(op, scf.ForOp):
         init = gm_origin(op.iter_args[value.index], f, _depth + 1)
         y = op.body.block.last_op

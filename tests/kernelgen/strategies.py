@@ -55,6 +55,7 @@ FEATURES = (
     + ["tail:reshape:left_right"]
     + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
     + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
+    + ["gm_exchange_through_cast"]
 )
 
 
@@ -75,8 +76,6 @@ NOT_EMITTED: dict[str, tuple[str, str]] = {
                    "place, so a kernel that reads one has no defined output to compare"),
     "pto.aic_gather": (NOT_YET, "an explicit V->C boundary of a split_aiv_scope body; the generator's region "
                        "kernels only shard the cube result (C->V)"),
-    "pto.tensor_cast": (NOT_YET, "a tensor-level binding of a dimension at a Group member call; the generator "
-                        "draws incore kernels whose parameters already have their callers' types"),
     "pto.batch_matmul": (NOT_YET, "rank-3 tiles: the generator's cube sources and vector tails are 2-D"),
     "pto.batch_matmul_acc": (NOT_YET, "rank-3 tiles: the generator's cube sources and vector tails are 2-D"),
     **{f"pto.{o}": (NOT_YET, "f8E4M3FN operands with f8E8M0FNU scales: the interpreter's random inputs are "
@@ -620,14 +619,21 @@ def kernels(draw, max_ops: int = 4) -> str:
             scratch = s0
         s1 = b.fresh("o")
         b.emit(f"{s1} = pto.store {accv}, {scratch}[0, 0] : {acc_t}, {tensor(shape_out, F32)}")
-        src = s1
-        if draw(st.integers(0, 3)) == 0:
+        src, src_shape = s1, shape_out
+        how = draw(st.integers(0, 7))
+        if how == 1:
+            # The vector side loads the scratch through a pto.tensor_cast (the same buffer with its row count made
+            # `?`): the hazard analysis must see the cast as its source (the TensorView trait).
+            b.features.add("gm_exchange_through_cast")
+            src, src_shape = b.fresh("cast"), ["?", shape_out[1]]
+            b.emit(f"{src} = pto.tensor_cast {s1} : {tensor(shape_out, F32)} -> {tensor(src_shape, F32)}")
+        elif how in (2, 3):
             # The vector side loads a second parameter that @main binds to the same tensor as the scratch: one
             # GM buffer under two names (ExpandMixedKernel must see the alias at the call and fence the pair).
             b.features.add("gm_exchange_aliased_params")
             src = b.param("alias", tensor(shape_out, F32), inout=True)
             b.aliases[src] = scratch_param
-        v, _ = load_operand(b, src, shape_out, [0, 0], [m, n], F32, "vec", valid if valid != [m, n] else None)
+        v, _ = load_operand(b, src, src_shape, [0, 0], [m, n], F32, "vec", valid if valid != [m, n] else None)
         accv = None
 
     if v is None and accv is not None and place == "plain" and draw(st.integers(0, 5)) == 0:
