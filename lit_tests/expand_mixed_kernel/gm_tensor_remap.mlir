@@ -1,5 +1,7 @@
 // RUN: pypto-opt %s --expand-mixed-kernel | filecheck %s
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --expand-mixed-kernel | filecheck %s
+// RUN: pypto-run --check-pipeline expand-mixed-kernel --entry rotating %s | filecheck %s --check-prefix=EXEC
+// RUN: sed 's/a2a3/a5/' %s | pypto-run --check-pipeline expand-mixed-kernel --entry rotating - | filecheck %s --check-prefix=EXEC
 
 // Dangling GM tensor references are remapped to the parameter they are the buffer of.
 // A GM exchange through an {pto.inout} parameter: the AIC's load of the (pruned) vector store's result reads the
@@ -62,5 +64,54 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       scf.yield %t2 : !pto.tensor<16x16xf32>
     }
     func.return %r : !pto.tensor<16x16xf32>
+  }
+
+  // Beyond the reference: the cube stores into a destination chosen by an scf.if between two {pto.inout}
+  // scratch tensors that rotate through the loop's iter_args, and the vector side loads the store's result.  No
+  // single parameter is its lineage, but the pruned store's result is its destination under a new name: the
+  // AIV loads %dst (its own scf.if of the rotating arguments), fenced after the cube's store; the V->C
+  // acknowledgement orders the next iteration's store after this load.  (Before, this was rejected: "written
+  // only on the AIC (cube) side ... not the buffer of an output parameter".)
+  // EXEC: check of pipeline 'expand-mixed-kernel' passed
+  // CHECK-LABEL: func.func @rotating_aiv(
+  // CHECK:          %dst = scf.if %iseven -> (!pto.tensor<17x128xf32>) {
+  // CHECK-NEXT:       scf.yield %p : !pto.tensor<17x128xf32>
+  // CHECK-NEXT:     } else {
+  // CHECK-NEXT:       scf.yield %q : !pto.tensor<17x128xf32>
+  // CHECK-NEXT:     }
+  // CHECK-NEXT:     %wa_gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<17x128xf32, vec>
+  // CHECK-NEXT:     pto.tfree_to_aic %wa_gm_sync : !pto.tile<17x128xf32, vec>
+  // CHECK-NEXT:     %v = pto.load %dst[0, 0] : !pto.tensor<17x128xf32> -> !pto.tile<17x128xf32, vec>
+  // CHECK:          scf.yield %o2, %q, %p
+  func.func @rotating(%x: !pto.tensor<68x128xbf16>, %w: !pto.tensor<128x128xbf16>,
+                      %wa: !pto.tensor<17x128xf32> {pto.inout}, %wb: !pto.tensor<17x128xf32> {pto.inout},
+                      %out: !pto.tensor<68x128xf32> {pto.out}) -> !pto.tensor<68x128xf32>
+      attributes {pto.kind = #pto.kind<incore>} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c17 = arith.constant 17 : index
+    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
+    %res:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%o = %out, %p = %wa, %q = %wb) -> (!pto.tensor<68x128xf32>, !pto.tensor<17x128xf32>, !pto.tensor<17x128xf32>) {
+      %r = arith.muli %i, %c17 : index
+      %x_mat = pto.load %x[%r, 0] : !pto.tensor<68x128xbf16> -> !pto.tile<17x128xbf16, mat>
+      %x_left = pto.move %x_mat : !pto.tile<17x128xbf16, mat> -> !pto.tile<17x128xbf16, left>
+      %y = pto.matmul %x_left, %w_right : !pto.tile<17x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<17x128xf32, acc>
+      %ev = arith.remui %i, %c2 : index
+      %iseven = arith.cmpi eq, %ev, %c0 : index
+      %dst = scf.if %iseven -> (!pto.tensor<17x128xf32>) {
+        scf.yield %p : !pto.tensor<17x128xf32>
+      } else {
+        scf.yield %q : !pto.tensor<17x128xf32>
+      }
+      %d1 = pto.store %y, %dst[0, 0] : !pto.tile<17x128xf32, acc>, !pto.tensor<17x128xf32>
+      %v = pto.load %d1[0, 0] : !pto.tensor<17x128xf32> -> !pto.tile<17x128xf32, vec>
+      %e = pto.exp %v : !pto.tile<17x128xf32, vec>
+      %o2 = pto.store %e, %o[%r, 0] : !pto.tile<17x128xf32, vec>, !pto.tensor<68x128xf32>
+      scf.yield %o2, %q, %p : !pto.tensor<68x128xf32>, !pto.tensor<17x128xf32>, !pto.tensor<17x128xf32>
+    }
+    func.return %res#0 : !pto.tensor<68x128xf32>
   }
 }

@@ -19,6 +19,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_traits import renamed_tensor
 from pypto_mlir.dialects.pto_types import TensorType
 
+from ..analysis.hazards import tensor_roots
 from .lineage import gm_origin, param_direction
 from .split import SideBody, _defined_inside, erase_op
 
@@ -335,6 +336,21 @@ def remap_dangling_gm_refs(body: SideBody) -> None:
         if param_direction(orig_f, origin.index) == "in" and not direct:
             continue
         body.replace_value(v, f.body.block.args[origin.index])
+    # Beyond the reference: the result of a GM write pruned from this side is its destination buffer under a new
+    # name, so where no single parameter lineage names it (a destination chosen by an scf.if, or rotated through
+    # loop arguments) it becomes this side's value of the destination, when that is defined here and every
+    # buffer it can be is an output parameter (an input parameter is not shared, as above).  The order of the
+    # other side's write and this side's reads is the GM fences' job (analysis/hazards.py), as for a parameter.
+    params = {a: i for i, a in enumerate(orig_f.body.block.args)}
+    for v, orig in list(body.undefined.items()):
+        if not v.uses or not isinstance(v.type, TensorType) or orig is None:
+            continue
+        roots = tensor_roots(orig)
+        if not roots or any(r not in params or param_direction(orig_f, params[r]) == "in" for r in roots):
+            continue
+        dest = _pruned_store_dest(body, v)
+        if dest is not None:
+            body.replace_value(v, dest)
 
 
 def check_no_undefined(body: SideBody) -> None:
