@@ -415,3 +415,25 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %o2 : !pto.tensor<16xf32>
   }
 }
+
+// -----
+
+// Cross-lane GM race (lane_races.py): the halved tile %e is stored per lane (lane l: rows 8l..8l+7), then rows
+// 8..15 are loaded back, halved too (lane l: rows 8+4l..); lane 0 reads rows 8..11, which lane 1 stored, and no
+// cube round trip orders the lanes.  (Before, this compiled and the race detector reported it.)
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @cross_lane_reload(%qk: !pto.tile<16x128xf32, acc>, %s: !pto.tensor<16x128xf32> {pto.inout},
+                               %out: !pto.tensor<8x128xf32> {pto.out}) -> !pto.tensor<8x128xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %v = pto.move %qk : !pto.tile<16x128xf32, acc> -> !pto.tile<16x128xf32, vec>
+    %e = pto.exp %v : !pto.tile<16x128xf32, vec>
+    // expected-note@+1 {{the other access (pto.store)}}
+    %s1 = pto.store %e, %s[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+    // expected-error@+1 {{LowerAutoVectorSplit: after the split each AIV lane runs this pto.load on its own part, and its part reads cells the other lane writes with the pto.store at}}
+    %b = pto.load %s1[8, 0] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec>
+    %r = pto.relu %b : !pto.tile<8x128xf32, vec>
+    %o = pto.store %r, %out[0, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<8x128xf32>
+    func.return %o : !pto.tensor<8x128xf32>
+  }
+}
+

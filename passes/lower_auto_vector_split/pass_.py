@@ -38,6 +38,8 @@ from .full_width import full_width_chains
 from .lane_stride import scan_lane_stride
 from .lowering import PASS, SplitLowering, carry_unplaceable_shards_whole, inject_subblock_idx
 
+from .lane_races import check_cross_lane_gm_races
+
 CONTROL_FLOW = (scf.ForOp, scf.IfOp, scf.WhileOp, scf.YieldOp, scf.ConditionOp)
 
 
@@ -76,6 +78,7 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     lw = SplitLowering(mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width)
     lw.lower_block(block)
     lw.check_no_cube_tile_halved(f)
+    check_cross_lane_gm_races(f, lw.tracked)
     split = f.attributes.pop("pto.split")
     f.attributes.pop("pto.split_aiv", None)
     f.attributes.pop("pto.dual_aiv_dispatch", None)
