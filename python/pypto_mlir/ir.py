@@ -11,7 +11,6 @@ import re
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import (
     Builtin,
     DenseArrayBase,
@@ -23,28 +22,53 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.dialects.func import Func
-from xdsl.dialects import scf
-from xdsl.dialects.scf import Scf
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.lexer import Input, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
-
-from pypto_mlir.dialects import PTO
 
 from .diagnostics import PtoError, SourceLoc
 
 
+def _func() -> Dialect:
+    from xdsl.dialects.func import Func
+
+    return Func
+
+
+def _arith() -> Dialect:
+    from xdsl.dialects.arith import Arith
+
+    return Arith
+
+
+def _scf() -> Dialect:
+    from xdsl.dialects.scf import Scf
+
+    return Scf
+
+
+def _pto() -> Dialect:
+    from pypto_mlir.dialects import PTO
+
+    return PTO
+
+
+DIALECT_LOADERS = {"func": _func, "arith": _arith, "scf": _scf, "pto": _pto}
+"""The dialects besides builtin that pto programs use, each imported when the parser first meets one of its ops,
+types or attributes (or `Context.load_registered_dialect` asks for it): a run pays only for what its input uses."""
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with the dialects pto programs use: builtin, func, arith, scf and pto."""
+    """A context with the dialects pto programs use: builtin, func, arith, scf and pto (builtin loaded, the others
+    registered and loaded on first use)."""
     ctx = Context(allow_unregistered=allow_unregistered)
-    for d in (Builtin, Func, Arith, Scf, PTO):
-        ctx.load_dialect(d)
+    ctx.load_dialect(Builtin)
+    for name, load in DIALECT_LOADERS.items():
+        ctx.register_dialect(name, load)
     return ctx
 
 
@@ -173,14 +197,20 @@ class LocatedParser(Parser):
             self.raise_error(msg, start, self._current_token.span.start)
         if isinstance(op.location, UnknownLoc):
             op.location = self._loc_at(start)
-        if isinstance(op, scf.ExecuteRegionOp) and not op.results:
+        if op.name == "scf.execute_region" and not op.results:
             _add_implicit_yield(op)
         return op
 
 
-def _add_implicit_yield(op: scf.ExecuteRegionOp) -> None:
+def _add_implicit_yield(op: Operation) -> None:
     """xDSL prints an `scf.execute_region` without results with no terminator (`scf.execute_region { }`) but
     does not add it back when parsing; restore the empty `scf.yield`, so printed output parses to the same op."""
+    from xdsl.dialects import scf
+    from xdsl.ir import Block
+    from xdsl.traits import IsTerminator
+
+    if not isinstance(op, scf.ExecuteRegionOp):
+        return
     region = op.region
     if not region.blocks:
         region.add_block(Block())

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import re
 
-from xdsl.dialects import func, scf
+from typing import TYPE_CHECKING
+
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
-from pypto_mlir.dialects.pto_traits import PipeSetup
-from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr, TargetAttr, kind_of
-
 from .diagnostics import PtoError
+
+if TYPE_CHECKING:
+    from xdsl.dialects import func
+
+# The func, scf and pto classes are imported by the checks that need them, once an op of theirs is met (the ops
+# are told apart by name first): verifying a module that has none (`builtin.module {}`) loads none of them.
+_SCF_RESULT_REGIONS = ("scf.if", "scf.execute_region")
 
 UNIT_FUNC_ATTRS = ("pto.split_aiv", "pto.split_aiv_region_validated", "pto.dual_aiv_dispatch", "pto.sync_start")
 INT_FUNC_ATTRS = ("pto.slot_num", "pto.local_slot_num", "pto.core_num")
@@ -120,9 +125,11 @@ def verify_module(module: ModuleOp) -> None:
         _check_dominance(op, order)
         verify_op(op)
         _check_terminators(op)
-        _check_scf_yields(op)
-        if isinstance(op, func.FuncOp):
-            _check_func_attrs(op)
+        name = op.name
+        if name in _SCF_RESULT_REGIONS:
+            _check_scf_yields(op)
+        elif name == "func.func":
+            _check_func_attrs(op)  # type: ignore[arg-type]
     _check_pipe_kernel_calls(module)
     _check_call_attrs(module)
 
@@ -134,6 +141,12 @@ def _check_call_attrs(module: ModuleOp) -> None:
     body.  A mixed task has one AIC and one AIV subslot, so one id may name an AIC call and an AIV call (an
     InCore call is both: ExpandMixedKernel splits it into the two, which keep its id), but not two calls of one
     side."""
+    if module.body.block.first_op is None:
+        return
+    from xdsl.dialects import func
+
+    from pypto_mlir.dialects.pto_types import kind_of
+
     funcs = {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, func.FuncOp)}
     tasks: dict[tuple[Operation, int], set[str]] = {}
     for op in module.walk():
@@ -198,6 +211,13 @@ def _check_pipe_kernel_calls(module: ModuleOp) -> None:
     with its peer kernel while both run, so it is called only from a Group (`pto.kind = #pto.kind<group>`), which
     starts its members together. A call from anywhere else runs the kernel alone: its first tpush/tpop waits
     forever. (Upstream `mlir-opt --inline` makes this: it inlines the Group's body into its caller.)"""
+    if module.body.block.first_op is None:
+        return
+    from xdsl.dialects import func
+
+    from pypto_mlir.dialects.pto_traits import PipeSetup
+    from pypto_mlir.dialects.pto_types import kind_of
+
     funcs = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)]
     piped = {
         f.sym_name.data
@@ -268,6 +288,8 @@ def _check_terminators(op: Operation) -> None:
 def _check_scf_yields(op: Operation) -> None:
     """An `scf.if` / `scf.execute_region` with results ends each region with an `scf.yield` of values of those
     types (xDSL inserts an empty yield when none is written, and does not compare; it does for `scf.for`)."""
+    from xdsl.dialects import scf
+
     if isinstance(op, scf.IfOp):
         regions = [("then", op.true_region), ("else", op.false_region)]
         want = [r.type for r in op.results]
@@ -344,6 +366,8 @@ def _check_module_attrs(module: ModuleOp) -> None:
     for name, attr in module.attributes.items():
         if not name.startswith("pto."):
             continue
+        from pypto_mlir.dialects.pto_types import TargetAttr
+
         if name != "pto.target":
             raise PtoError(f"unknown module attribute '{name}' (known: pto.target)", op=module)
         if not isinstance(attr, TargetAttr):
@@ -351,6 +375,12 @@ def _check_module_attrs(module: ModuleOp) -> None:
 
 
 def _check_func_attrs(f: func.FuncOp) -> None:
+    from xdsl.dialects import func
+
+    from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr
+
+    if not isinstance(f, func.FuncOp):
+        return
     for name, attr in f.attributes.items():
         if not name.startswith("pto."):
             continue
@@ -384,11 +414,16 @@ def _check_func_attrs(f: func.FuncOp) -> None:
                     )
 
 
-function_kind = kind_of
-"""The `#pto.kind<K>` keyword of a function (public name of `pto_types.kind_of`)."""
+def function_kind(f: Operation) -> str | None:
+    """The `#pto.kind<K>` keyword of a function (public name of `pto_types.kind_of`)."""
+    from pypto_mlir.dialects.pto_types import kind_of
+
+    return kind_of(f)
 
 
 def module_target(module: ModuleOp) -> str | None:
+    from pypto_mlir.dialects.pto_types import TargetAttr
+
     attr = module.attributes.get("pto.target")
     return attr.data if isinstance(attr, TargetAttr) else None
 
