@@ -126,10 +126,14 @@ class LocatedParser(Parser):
         self.first_forward_use: dict = {}
         self._name_attr = StringAttr(name)
         self._line_offset = line_offset
-        self._line_starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self._line_starts.append(i + 1)
+        starts = [0]
+        i = text.find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = text.find("\n", i + 1)
+        self._line_starts = starts
+        self._text = text
+        self._type_cache: dict[str, Attribute] = {}
 
     def _loc_at(self, pos: int) -> FileLineColLoc:
         line = bisect.bisect_right(self._line_starts, pos) - 1
@@ -161,6 +165,32 @@ class LocatedParser(Parser):
         if name in self.attribute_aliases and self.attribute_aliases[name] != loc:
             self.raise_error(f"re-declaration of alias '{name}'")
         self.attribute_aliases[name] = loc
+
+    # A `pto` type whose body holds no nested `<`, alias, string or comment: its text alone decides what it parses
+    # to (the parameters are read and verified by the type's own `parse_parameters`), so each distinct spelling
+    # is parsed once and the attribute reused (attributes are immutable). A kernel repeats a few tile and tensor
+    # types hundreds of times; reading one costs about as much as an op.
+    _CACHEABLE_TYPE = re.compile(r"!pto\.\w+<[\w \t\r\n,.?=\[\]]*>")
+    _BLANK = re.compile(r"(?:\s|//[^\n]*)*")
+
+    def parse_optional_type(self):  # type: ignore[override]
+        token = self._current_token
+        if token.kind is not MLIRTokenKind.EXCLAMATION_IDENT:
+            return super().parse_optional_type()
+        m = self._CACHEABLE_TYPE.match(self._text, token.span.start)
+        if m is None:
+            return super().parse_optional_type()
+        key = m.group()
+        cached = self._type_cache.get(key)
+        if cached is not None:
+            self._resume_from(m.end())
+            return cached
+        parsed = super().parse_optional_type()
+        # Cached only if the type ended exactly at the match's `>` (nothing but blanks and comments up to the next
+        # token), so resuming after the match on a hit reads the same tokens as parsing again would.
+        if parsed is not None and self._BLANK.fullmatch(self._text, m.end(), self._current_token.span.start):
+            self._type_cache[key] = parsed
+        return parsed
 
     def parse_optional_attribute(self) -> Attribute | None:
         # A literal xDSL cannot represent (a negative f8E8M0FNU, an f80 constant, an i128 array, ...) is an
