@@ -8,12 +8,23 @@ on modules and functions (`pto.target`, `pto.kind`, `pto.split`, ...), and repor
 from __future__ import annotations
 
 import re
-
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+)
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from .diagnostics import PtoError
@@ -121,15 +132,16 @@ def verify_module(module: ModuleOp) -> None:
     """Verify a whole module; raises `PtoError` at the first violation."""
     _check_module_attrs(module)
     order: dict[Block, dict[Operation, int]] = {}
-    for op in module.walk():
-        _check_dominance(op, order)
-        verify_op(op)
-        _check_terminators(op)
-        name = op.name
-        if name in _SCF_RESULT_REGIONS:
-            _check_scf_yields(op)
-        elif name == "func.func":
-            _check_func_attrs(op)  # type: ignore[arg-type]
+    with indexed_symbol_lookup():
+        for op in module.walk():
+            _check_dominance(op, order)
+            verify_op(op)
+            _check_terminators(op)
+            name = op.name
+            if name in _SCF_RESULT_REGIONS:
+                _check_scf_yields(op)
+            elif name == "func.func":
+                _check_func_attrs(op)  # type: ignore[arg-type]
     _check_pipe_kernel_calls(module)
     _check_call_attrs(module)
 
@@ -204,6 +216,63 @@ def _check_call_attrs(module: ModuleOp) -> None:
                 op=op,
             )
         taken |= sides
+
+
+_lookup_depth = 0
+
+
+@contextmanager
+def indexed_symbol_lookup() -> Iterator[None]:
+    """While verifying, xDSL's `SymbolTable.lookup_symbol` answers from an index of each symbol table.
+
+    xDSL's `func.call` verifier looks its callee up with `SymbolTable.lookup_symbol`, a scan of the symbol table's
+    ops, once per call: O(calls x functions) on a module whose `@main` calls every kernel. Verification does not
+    change the IR, so inside this block each table is scanned once into a name -> first symbol op index (the op
+    the scan would have found first) and every lookup of a flat name is a dict access; a nested reference
+    (`@a::@b`), or an op with no symbol table above it, still goes through xDSL's own lookup. The original is
+    restored on exit (nested blocks share the outermost index)."""
+    global _lookup_depth
+    if _lookup_depth:
+        _lookup_depth += 1
+        try:
+            yield
+        finally:
+            _lookup_depth -= 1
+        return
+    raw = SymbolTable.__dict__["lookup_symbol"]
+    original = SymbolTable.lookup_symbol
+    tables: dict[Operation, dict[StringAttr, Operation]] = {}
+
+    def lookup(op: Operation, name: str | StringAttr | SymbolRefAttr) -> Operation | None:
+        if isinstance(name, SymbolRefAttr):
+            if name.nested_references.data:
+                return original(op, name)
+            root = name.root_reference
+        else:
+            root = StringAttr(name) if isinstance(name, str) else name
+        anchor: Operation | None = op
+        while anchor is not None and not anchor.has_trait(SymbolTable):
+            anchor = anchor.parent_op()
+        if anchor is None:
+            return original(op, name)  # raises xDSL's error
+        table = tables.get(anchor)
+        if table is None:
+            table = {}
+            for o in anchor.regions[0].block.ops:
+                if (iface := o.get_trait(SymbolOpInterface)) is not None:
+                    sym = iface.get_sym_attr_name(o)
+                    if sym is not None:
+                        table.setdefault(sym, o)
+            tables[anchor] = table
+        return table.get(root)
+
+    _lookup_depth = 1
+    SymbolTable.lookup_symbol = staticmethod(lookup)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        SymbolTable.lookup_symbol = raw  # type: ignore[method-assign]
+        _lookup_depth = 0
 
 
 def _check_pipe_kernel_calls(module: ModuleOp) -> None:
