@@ -24,7 +24,7 @@ from dataclasses import dataclass
 # Only what every run needs is imported here: the parser and printer (`ir`, which loads the func/arith/scf/pto
 # dialects when the input first uses them), the verifier and the pass *registry*; a pass module is imported when
 # the command line names the pass, the upstream-MLIR helpers when bytecode or mlir-opt is asked for.
-# tests/test_tools_startup.py fails if a heavy module is imported on the plain path.
+# tests/tools/test_startup.py fails if a heavy module is imported on the plain path.
 from pypto_mlir.diagnostics import PtoError, SourceLoc, capture_remarks
 from pypto_mlir.ir import make_context, parse_module, print_module
 from pypto_mlir.passes import PASSES
