@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from xdsl.passes import ModulePass
+if TYPE_CHECKING:  # the registry itself imports no pass, nor xDSL's pass machinery
+    from xdsl.passes import ModulePass
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,33 @@ def test_smoke_table(runner):
     assert any(line.startswith("| shape | target | b(parse) | b(print) | b(lavs) |") for line in lines)
 
 
+def test_cli_smoke_json_structure():
+    """`python -m benchmarks.cli` (whole-process CPU ratios of the driver) runs and reports its three comparisons."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.cli", "--smoke", "--json", "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["repeats"] == 1
+    assert [r["what"] for r in data["rows"]] == ["startup", "parse many2", "pipeline many2"]
+    for r in data["rows"]:
+        assert r["a"] > 0 and r["b"] > 0 and r["ratio"] == pytest.approx(r["a"] / r["b"])
+    assert data["rows"][0]["a_cmd"] == "pypto-opt empty.mlir"
+    assert data["rows"][1]["a_cmd"].startswith("xdsl-opt ")
+
+
+def test_cli_smoke_table():
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.cli", "--smoke", "--quiet"], cwd=ROOT, capture_output=True, text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[2] == "| measurement | command A | A s | command B | B s | A/B | target |"
+    assert [line.split(" | ")[0] for line in lines[4:]] == ["| startup", "| parse many2", "| pipeline many2"]
+
+
 def test_bad_sizes_are_rejected():
     proc = _bench("--sizes", "0,x")
     assert proc.returncode == 2

@@ -17,12 +17,14 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 import time
-import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+# Only what every run needs is imported here: the parser and printer (`ir`, which loads the func/arith/scf/pto
+# dialects when the input first uses them), the verifier and the pass *registry*; a pass module is imported when
+# the command line names the pass, the upstream-MLIR helpers when bytecode or mlir-opt is asked for.
+# tests/tools/test_startup.py fails if a heavy module is imported on the plain path.
 from pypto_mlir.diagnostics import PtoError, SourceLoc, capture_remarks
 from pypto_mlir.ir import make_context, parse_module, print_module
 from pypto_mlir.passes import PASSES
@@ -324,6 +326,8 @@ class Driver:
             ) from None
         except Exception as e:  # an internal error is still reported, never as a traceback
             if os.environ.get("PYPTO_DEBUG"):
+                import traceback
+
                 traceback.print_exc()
             raise PtoError(
                 f"internal compiler error: {type(e).__name__}: {e} (please report this; PYPTO_DEBUG=1 shows details)",
@@ -415,6 +419,8 @@ def decode_input(data: bytes, name: str) -> str:
 def write_output(path: str, text: str) -> None:
     """Write `text` to `path` atomically (a temporary file in the same folder, renamed over `path` when complete),
     so a reader never sees a partial file and a failure leaves the old file as it was."""
+    import tempfile
+
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     try:

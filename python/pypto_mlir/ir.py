@@ -11,7 +11,6 @@ import re
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import (
     Builtin,
     DenseArrayBase,
@@ -23,28 +22,53 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.dialects.func import Func
-from xdsl.dialects import scf
-from xdsl.dialects.scf import Scf
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.lexer import Input, Token
+from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
-
-from pypto_mlir.dialects import PTO
 
 from .diagnostics import PtoError, SourceLoc
 
 
+def _func() -> Dialect:
+    from xdsl.dialects.func import Func
+
+    return Func
+
+
+def _arith() -> Dialect:
+    from xdsl.dialects.arith import Arith
+
+    return Arith
+
+
+def _scf() -> Dialect:
+    from xdsl.dialects.scf import Scf
+
+    return Scf
+
+
+def _pto() -> Dialect:
+    from pypto_mlir.dialects import PTO
+
+    return PTO
+
+
+DIALECT_LOADERS = {"func": _func, "arith": _arith, "scf": _scf, "pto": _pto}
+"""The dialects besides builtin that pto programs use, each imported when the parser first meets one of its ops,
+types or attributes (or `Context.load_registered_dialect` asks for it): a run pays only for what its input uses."""
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with the dialects pto programs use: builtin, func, arith, scf and pto."""
+    """A context with the dialects pto programs use: builtin, func, arith, scf and pto (builtin loaded, the others
+    registered and loaded on first use)."""
     ctx = Context(allow_unregistered=allow_unregistered)
-    for d in (Builtin, Func, Arith, Scf, PTO):
-        ctx.load_dialect(d)
+    ctx.load_dialect(Builtin)
+    for name, load in DIALECT_LOADERS.items():
+        ctx.register_dialect(name, load)
     return ctx
 
 
@@ -58,6 +82,66 @@ class _LinearLexer(MLIRLexer):
     """
 
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+    # The common tokens in one match (after the whitespace and `//` comments xDSL's lexer skips): a bare
+    # identifier, a `%`/`!`/`#`/`^` identifier, a one-character punctuation, `{`, `->`, a decimal integer, an
+    # `@` identifier. Each alternative is the language xDSL's lexer gives that token kind, and stops where it
+    # stops (a `#-}`, `{-#`, a `0x`, an integer followed by `.`, a lone `-` or `/`, strings, non-ASCII and the
+    # end of the input are left to xDSL's `lex`). xDSL reads a token with a dozen Python calls; this is the
+    # largest single cost of parsing.
+    _FAST_TOKEN = re.compile(
+        r"(?:(?://[^\n]*\n?)|\s+)*+"
+        r"(?:(?P<bare>[a-zA-Z_][a-zA-Z0-9_$.]*+)"
+        r"|(?P<prefixed>[%!^](?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)|#(?!-\})(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
+        r"|(?P<punct>[:,()}\[\]<>=+*?|]|\{(?!-\#)|->)"
+        r"|(?P<int>(?!0x)[0-9]++(?!\.))"
+        r"|(?P<at>@[a-zA-Z_][a-zA-Z0-9_$.]*+))",
+        re.ASCII,
+    )
+    _PREFIXED_KINDS = {
+        "%": MLIRTokenKind.PERCENT_IDENT,
+        "!": MLIRTokenKind.EXCLAMATION_IDENT,
+        "#": MLIRTokenKind.HASH_IDENT,
+        "^": MLIRTokenKind.CARET_IDENT,
+    }
+    _PUNCT_KINDS = {
+        ":": MLIRTokenKind.COLON,
+        ",": MLIRTokenKind.COMMA,
+        "(": MLIRTokenKind.L_PAREN,
+        ")": MLIRTokenKind.R_PAREN,
+        "{": MLIRTokenKind.L_BRACE,
+        "}": MLIRTokenKind.R_BRACE,
+        "[": MLIRTokenKind.L_SQUARE,
+        "]": MLIRTokenKind.R_SQUARE,
+        "<": MLIRTokenKind.LESS,
+        ">": MLIRTokenKind.GREATER,
+        "=": MLIRTokenKind.EQUAL,
+        "+": MLIRTokenKind.PLUS,
+        "*": MLIRTokenKind.STAR,
+        "?": MLIRTokenKind.QUESTION,
+        "|": MLIRTokenKind.VERTICAL_BAR,
+        "->": MLIRTokenKind.ARROW,
+    }
+
+    def lex(self):  # type: ignore[override]
+        inp = self.input
+        m = self._FAST_TOKEN.match(inp.content, self.pos)
+        if m is None:
+            return super().lex()
+        group = m.lastgroup
+        start, end = m.span(group)
+        self.pos = end
+        if group == "bare":
+            kind = MLIRTokenKind.BARE_IDENT
+        elif group == "prefixed":
+            kind = self._PREFIXED_KINDS[inp.content[start]]
+        elif group == "punct":
+            kind = self._PUNCT_KINDS[m.group(group)]
+        elif group == "int":
+            kind = MLIRTokenKind.INTEGER_LIT
+        else:
+            kind = MLIRTokenKind.AT_IDENT
+        return Token(kind, Span(start, end, inp))
 
     def _lex_string_literal(self, start_pos):  # type: ignore[override]
         # xDSL lexes a literal with escapes of non-ASCII bytes as BYTES_LIT even when they are UTF-8 (against its
@@ -102,10 +186,14 @@ class LocatedParser(Parser):
         self.first_forward_use: dict = {}
         self._name_attr = StringAttr(name)
         self._line_offset = line_offset
-        self._line_starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self._line_starts.append(i + 1)
+        starts = [0]
+        i = text.find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = text.find("\n", i + 1)
+        self._line_starts = starts
+        self._text = text
+        self._type_cache: dict[str, Attribute] = {}
 
     def _loc_at(self, pos: int) -> FileLineColLoc:
         line = bisect.bisect_right(self._line_starts, pos) - 1
@@ -137,6 +225,32 @@ class LocatedParser(Parser):
         if name in self.attribute_aliases and self.attribute_aliases[name] != loc:
             self.raise_error(f"re-declaration of alias '{name}'")
         self.attribute_aliases[name] = loc
+
+    # A `pto` type whose body holds no nested `<`, alias, string or comment: its text alone decides what it parses
+    # to (the parameters are read and verified by the type's own `parse_parameters`), so each distinct spelling
+    # is parsed once and the attribute reused (attributes are immutable). A kernel repeats a few tile and tensor
+    # types hundreds of times; reading one costs about as much as an op.
+    _CACHEABLE_TYPE = re.compile(r"!pto\.\w+<[\w \t\r\n,.?=\[\]]*>")
+    _BLANK = re.compile(r"(?:\s|//[^\n]*)*")
+
+    def parse_optional_type(self):  # type: ignore[override]
+        token = self._current_token
+        if token.kind is not MLIRTokenKind.EXCLAMATION_IDENT:
+            return super().parse_optional_type()
+        m = self._CACHEABLE_TYPE.match(self._text, token.span.start)
+        if m is None:
+            return super().parse_optional_type()
+        key = m.group()
+        cached = self._type_cache.get(key)
+        if cached is not None:
+            self._resume_from(m.end())
+            return cached
+        parsed = super().parse_optional_type()
+        # Cached only if the type ended exactly at the match's `>` (nothing but blanks and comments up to the next
+        # token), so resuming after the match on a hit reads the same tokens as parsing again would.
+        if parsed is not None and self._BLANK.fullmatch(self._text, m.end(), self._current_token.span.start):
+            self._type_cache[key] = parsed
+        return parsed
 
     def parse_optional_attribute(self) -> Attribute | None:
         # A literal xDSL cannot represent (a negative f8E8M0FNU, an f80 constant, an i128 array, ...) is an
@@ -173,14 +287,20 @@ class LocatedParser(Parser):
             self.raise_error(msg, start, self._current_token.span.start)
         if isinstance(op.location, UnknownLoc):
             op.location = self._loc_at(start)
-        if isinstance(op, scf.ExecuteRegionOp) and not op.results:
+        if op.name == "scf.execute_region" and not op.results:
             _add_implicit_yield(op)
         return op
 
 
-def _add_implicit_yield(op: scf.ExecuteRegionOp) -> None:
+def _add_implicit_yield(op: Operation) -> None:
     """xDSL prints an `scf.execute_region` without results with no terminator (`scf.execute_region { }`) but
     does not add it back when parsing; restore the empty `scf.yield`, so printed output parses to the same op."""
+    from xdsl.dialects import scf
+    from xdsl.ir import Block
+    from xdsl.traits import IsTerminator
+
+    if not isinstance(op, scf.ExecuteRegionOp):
+        return
     region = op.region
     if not region.blocks:
         region.add_block(Block())

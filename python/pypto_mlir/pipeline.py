@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-from xdsl.utils.arg_spec import ArgSpec, parse_spec
-from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.utils.lexer import Input, Span
+
+if TYPE_CHECKING:  # a driver imports this module even when it runs no pass: it loads nothing of them
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
+    from xdsl.utils.arg_spec import ArgSpec
 
 __all__ = [
     "PipelineError",
@@ -156,6 +158,9 @@ def parse_pipeline(
     `available` maps pass names to loaders (default: every pypto-mlir pass)."""
     if not isinstance(spec, str):
         return tuple(p for one in spec for p in parse_pipeline(one, available))
+    from xdsl.utils.arg_spec import parse_spec
+    from xdsl.utils.exceptions import ArgSpecParseError
+
     registry = _registry() if available is None else available
     passes: list[ModulePass] = []
     for s, e in _leaves(spec, 0, len(spec), top=True):
@@ -224,11 +229,13 @@ def run_pipeline(
     """Run `passes` (instances, or a spec string) on `module` in place, verifying the module after each pass
     (unless `verify_each=False`). A pass or verifier error propagates (a `PtoError`); `hooks.after_failure`
     sees the module as the failing pass left it."""
+    if isinstance(passes, str):
+        passes = parse_pipeline(passes)
+    if not passes:
+        return
     from pypto_mlir.ir import make_context
     from pypto_mlir.verify import verify_module
 
-    if isinstance(passes, str):
-        passes = parse_pipeline(passes)
     ctx = ctx if ctx is not None else make_context()
     for p in passes:
         if hooks is not None:

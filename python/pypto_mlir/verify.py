@@ -8,17 +8,33 @@ on modules and functions (`pto.target`, `pto.kind`, `pto.split`, ...), and repor
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+)
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
-from pypto_mlir.dialects.pto_traits import PipeSetup
-from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr, TargetAttr, kind_of
-
 from .diagnostics import PtoError
+
+if TYPE_CHECKING:
+    from xdsl.dialects import func
+
+# The func, scf and pto classes are imported by the checks that need them, once an op of theirs is met (the ops
+# are told apart by name first): verifying a module that has none (`builtin.module {}`) loads none of them.
+_SCF_RESULT_REGIONS = ("scf.if", "scf.execute_region")
 
 UNIT_FUNC_ATTRS = ("pto.split_aiv", "pto.split_aiv_region_validated", "pto.dual_aiv_dispatch", "pto.sync_start")
 INT_FUNC_ATTRS = ("pto.slot_num", "pto.local_slot_num", "pto.core_num")
@@ -116,13 +132,16 @@ def verify_module(module: ModuleOp) -> None:
     """Verify a whole module; raises `PtoError` at the first violation."""
     _check_module_attrs(module)
     order: dict[Block, dict[Operation, int]] = {}
-    for op in module.walk():
-        _check_dominance(op, order)
-        verify_op(op)
-        _check_terminators(op)
-        _check_scf_yields(op)
-        if isinstance(op, func.FuncOp):
-            _check_func_attrs(op)
+    with indexed_symbol_lookup():
+        for op in module.walk():
+            _check_dominance(op, order)
+            verify_op(op)
+            _check_terminators(op)
+            name = op.name
+            if name in _SCF_RESULT_REGIONS:
+                _check_scf_yields(op)
+            elif name == "func.func":
+                _check_func_attrs(op)  # type: ignore[arg-type]
     _check_pipe_kernel_calls(module)
     _check_call_attrs(module)
 
@@ -134,6 +153,12 @@ def _check_call_attrs(module: ModuleOp) -> None:
     body.  A mixed task has one AIC and one AIV subslot, so one id may name an AIC call and an AIV call (an
     InCore call is both: ExpandMixedKernel splits it into the two, which keep its id), but not two calls of one
     side."""
+    if module.body.block.first_op is None:
+        return
+    from xdsl.dialects import func
+
+    from pypto_mlir.dialects.pto_types import kind_of
+
     funcs = {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, func.FuncOp)}
     tasks: dict[tuple[Operation, int], set[str]] = {}
     for op in module.walk():
@@ -193,11 +218,75 @@ def _check_call_attrs(module: ModuleOp) -> None:
         taken |= sides
 
 
+_lookup_depth = 0
+
+
+@contextmanager
+def indexed_symbol_lookup() -> Iterator[None]:
+    """While verifying, xDSL's `SymbolTable.lookup_symbol` answers from an index of each symbol table.
+
+    xDSL's `func.call` verifier looks its callee up with `SymbolTable.lookup_symbol`, a scan of the symbol table's
+    ops, once per call: O(calls x functions) on a module whose `@main` calls every kernel. Verification does not
+    change the IR, so inside this block each table is scanned once into a name -> first symbol op index (the op
+    the scan would have found first) and every lookup of a flat name is a dict access; a nested reference
+    (`@a::@b`), or an op with no symbol table above it, still goes through xDSL's own lookup. The original is
+    restored on exit (nested blocks share the outermost index)."""
+    global _lookup_depth
+    if _lookup_depth:
+        _lookup_depth += 1
+        try:
+            yield
+        finally:
+            _lookup_depth -= 1
+        return
+    raw = SymbolTable.__dict__["lookup_symbol"]
+    original = SymbolTable.lookup_symbol
+    tables: dict[Operation, dict[StringAttr, Operation]] = {}
+
+    def lookup(op: Operation, name: str | StringAttr | SymbolRefAttr) -> Operation | None:
+        if isinstance(name, SymbolRefAttr):
+            if name.nested_references.data:
+                return original(op, name)
+            root = name.root_reference
+        else:
+            root = StringAttr(name) if isinstance(name, str) else name
+        anchor: Operation | None = op
+        while anchor is not None and not anchor.has_trait(SymbolTable):
+            anchor = anchor.parent_op()
+        if anchor is None:
+            return original(op, name)  # raises xDSL's error
+        table = tables.get(anchor)
+        if table is None:
+            table = {}
+            for o in anchor.regions[0].block.ops:
+                if (iface := o.get_trait(SymbolOpInterface)) is not None:
+                    sym = iface.get_sym_attr_name(o)
+                    if sym is not None:
+                        table.setdefault(sym, o)
+            tables[anchor] = table
+        return table.get(root)
+
+    _lookup_depth = 1
+    SymbolTable.lookup_symbol = staticmethod(lookup)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        SymbolTable.lookup_symbol = raw  # type: ignore[method-assign]
+        _lookup_depth = 0
+
+
 def _check_pipe_kernel_calls(module: ModuleOp) -> None:
     """An AIC or AIV kernel that sets up a pipe (`pto.reserve_buffer` / `pto.import_peer_buffer`) exchanges tiles
     with its peer kernel while both run, so it is called only from a Group (`pto.kind = #pto.kind<group>`), which
     starts its members together. A call from anywhere else runs the kernel alone: its first tpush/tpop waits
     forever. (Upstream `mlir-opt --inline` makes this: it inlines the Group's body into its caller.)"""
+    if module.body.block.first_op is None:
+        return
+    from xdsl.dialects import func
+
+    from pypto_mlir.dialects.pto_traits import PipeSetup
+    from pypto_mlir.dialects.pto_types import kind_of
+
     funcs = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)]
     piped = {
         f.sym_name.data
@@ -268,6 +357,8 @@ def _check_terminators(op: Operation) -> None:
 def _check_scf_yields(op: Operation) -> None:
     """An `scf.if` / `scf.execute_region` with results ends each region with an `scf.yield` of values of those
     types (xDSL inserts an empty yield when none is written, and does not compare; it does for `scf.for`)."""
+    from xdsl.dialects import scf
+
     if isinstance(op, scf.IfOp):
         regions = [("then", op.true_region), ("else", op.false_region)]
         want = [r.type for r in op.results]
@@ -344,6 +435,8 @@ def _check_module_attrs(module: ModuleOp) -> None:
     for name, attr in module.attributes.items():
         if not name.startswith("pto."):
             continue
+        from pypto_mlir.dialects.pto_types import TargetAttr
+
         if name != "pto.target":
             raise PtoError(f"unknown module attribute '{name}' (known: pto.target)", op=module)
         if not isinstance(attr, TargetAttr):
@@ -351,6 +444,12 @@ def _check_module_attrs(module: ModuleOp) -> None:
 
 
 def _check_func_attrs(f: func.FuncOp) -> None:
+    from xdsl.dialects import func
+
+    from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr
+
+    if not isinstance(f, func.FuncOp):
+        return
     for name, attr in f.attributes.items():
         if not name.startswith("pto."):
             continue
@@ -384,11 +483,16 @@ def _check_func_attrs(f: func.FuncOp) -> None:
                     )
 
 
-function_kind = kind_of
-"""The `#pto.kind<K>` keyword of a function (public name of `pto_types.kind_of`)."""
+def function_kind(f: Operation) -> str | None:
+    """The `#pto.kind<K>` keyword of a function (public name of `pto_types.kind_of`)."""
+    from pypto_mlir.dialects.pto_types import kind_of
+
+    return kind_of(f)
 
 
 def module_target(module: ModuleOp) -> str | None:
+    from pypto_mlir.dialects.pto_types import TargetAttr
+
     attr = module.attributes.get("pto.target")
     return attr.data if isinstance(attr, TargetAttr) else None
 

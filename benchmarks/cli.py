@@ -1,0 +1,144 @@
+"""Whole-process CPU cost of the command-line driver, as ratios to references measured in the same run.
+
+    python -m benchmarks.cli                 # the three ratios below, 7 repeats
+    python -m benchmarks.cli --repeats 11 --json
+    python -m benchmarks.cli --smoke         # one repeat, tiny inputs (keeps the script working in CI)
+
+Each command runs as a fresh process; its cost is the CPU time (user + system) the process and its children used
+(`resource.getrusage(RUSAGE_CHILDREN)` around the run), which, unlike wall time, is hardly affected by other
+processes on a loaded machine.  The commands of one comparison are run alternately (a, b, a, b, ...), `--repeats`
+times each, and the median of each is kept; the ratio is median(a) / median(b).
+
+- **startup**: `pypto-opt` on an empty module (`builtin.module {}`) against a Python that only imports xDSL's
+  builtin dialect, parser and printer: what the driver costs beyond the least any xDSL tool must load.
+  Target: at most 1.15.
+- **parse**: `pypto-opt FILE` (parse, verify, print) against `xdsl-opt FILE` (the same, through xDSL's own
+  driver, which knows `pto` by the `xdsl.universe` entry point) on the generated `many` modules of 50 and 500
+  kernels (`benchmarks.generate`).  Target: xdsl-opt / pypto-opt at least 1.5 (printed as `speedup`).
+- **pipeline**: `pypto-opt --lower-auto-vector-split --expand-mixed-kernel FILE` against `pypto-opt FILE` on the
+  same modules: what the passes (and the verification after each) add to a run.  Target: at most 1.2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from .generate import generate
+
+STARTUP_TARGET = 1.15
+SPEEDUP_TARGET = 1.5
+PIPELINE_TARGET = 1.2
+REFERENCE_IMPORT = "import xdsl.dialects.builtin, xdsl.parser, xdsl.printer"
+
+
+def _tool(name: str) -> str:
+    """The console script next to the running Python (the venv's), else the one on PATH."""
+    cand = Path(sys.executable).with_name(name)
+    if cand.exists():
+        return str(cand)
+    found = shutil.which(name)
+    if found is None:
+        raise SystemExit(f"benchmarks.cli: cannot find '{name}'; install the project with: pip install -e .")
+    return found
+
+
+def cpu_seconds(cmd: Sequence[str]) -> float:
+    """User + system CPU seconds of running `cmd` to completion (output discarded; a failure is an error)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run(list(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"benchmarks.cli: {' '.join(cmd)} failed (exit {r.returncode}):\n{r.stderr}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def compare(a: Sequence[str], b: Sequence[str], repeats: int) -> dict[str, float]:
+    """Run `a` and `b` alternately `repeats` times each; their median CPU seconds and median(a) / median(b)."""
+    ta: list[float] = []
+    tb: list[float] = []
+    for _ in range(repeats):
+        ta.append(cpu_seconds(a))
+        tb.append(cpu_seconds(b))
+    ma, mb = statistics.median(ta), statistics.median(tb)
+    return {"a": ma, "b": mb, "ratio": ma / mb if mb else float("inf")}
+
+
+def run(repeats: int, sizes: Sequence[int], quiet: bool = False) -> list[dict]:
+    opt, xopt, py = _tool("pypto-opt"), _tool("xdsl-opt"), sys.executable
+    rows: list[dict] = []
+
+    def note(row: dict) -> None:
+        rows.append(row)
+        if not quiet:
+            print(f"... {row['what']}: {row['a']:.3f} s / {row['b']:.3f} s", file=sys.stderr, flush=True)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty.mlir"
+        empty.write_text("builtin.module {}\n", encoding="utf-8")
+        r = compare([opt, str(empty)], [py, "-c", REFERENCE_IMPORT], repeats)
+        note({"what": "startup", "a_cmd": "pypto-opt empty.mlir", "b_cmd": f"python -c '{REFERENCE_IMPORT}'", **r})
+        for n in sizes:
+            src = Path(tmp) / f"many{n}.mlir"
+            src.write_text(generate("many", n, "a2a3"), encoding="utf-8")
+            r = compare([xopt, str(src)], [opt, str(src)], repeats)
+            note({"what": f"parse many{n}", "a_cmd": f"xdsl-opt many{n}.mlir", "b_cmd": f"pypto-opt many{n}.mlir", **r})
+            r = compare([opt, "--lower-auto-vector-split", "--expand-mixed-kernel", str(src)], [opt, str(src)], repeats)
+            note({
+                "what": f"pipeline many{n}",
+                "a_cmd": f"pypto-opt --lower-auto-vector-split --expand-mixed-kernel many{n}.mlir",
+                "b_cmd": f"pypto-opt many{n}.mlir",
+                **r,
+            })
+    return rows
+
+
+def format_table(rows: Sequence[dict], repeats: int) -> str:
+    lines = [
+        f"CPU seconds (user+sys) of whole processes, median of {repeats}, commands alternated",
+        "",
+        "| measurement | command A | A s | command B | B s | A/B | target |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if r["what"] == "startup":
+            target = f"≤ {STARTUP_TARGET}" + ("" if r["ratio"] <= STARTUP_TARGET else " !")
+        elif r["what"].startswith("parse"):
+            target = f"≥ {SPEEDUP_TARGET} (speedup)" + ("" if r["ratio"] >= SPEEDUP_TARGET else " !")
+        else:
+            target = f"≤ {PIPELINE_TARGET}" + ("" if r["ratio"] <= PIPELINE_TARGET else " !")
+        lines.append(
+            f"| {r['what']} | `{r['a_cmd']}` | {r['a']:.3f} | `{r['b_cmd']}` | {r['b']:.3f} | {r['ratio']:.2f} | {target} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.cli", description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=7, help="runs of each command (default 7); medians are kept")
+    ap.add_argument("--sizes", default="50,500", help="kernels of the generated `many` modules (default 50,500)")
+    ap.add_argument("--smoke", action="store_true", help="one repeat, a module of 2 kernels (what CI runs)")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = ap.parse_args(argv)
+    repeats = 1 if args.smoke else max(1, args.repeats)
+    sizes = [2] if args.smoke else [int(s) for s in args.sizes.split(",") if s.strip()]
+    rows = run(repeats, sizes, quiet=args.quiet)
+    if args.json:
+        print(json.dumps({"repeats": repeats, "rows": rows}, indent=2))
+    else:
+        sys.stdout.write(format_table(rows, repeats))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
