@@ -98,6 +98,13 @@ def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: fu
         check_local_depth(aic, "aic", slot_num, setting, ring=True)
         check_local_depth(aiv, "aiv", slot_num, setting, ring=True)
     size = slot_size * (local if local is not None else slot_num)
+    if size > 2**63 - 1:
+        raise PtoError(
+            f"the pipe buffer of @{name} would hold {size} bytes ({slot_size}-byte slots x "
+            f"{local if local is not None else slot_num}), more than an i64 size can state; lower pto.slot_num"
+            + (" or pto.local_slot_num" if local is not None else ""),
+            op=original,
+        )
     c2v, v2c = bool(mask & 1), bool(mask & 2)
     c2v_name, v2c_name = f"{name}_c2v_slot_buffer", f"{name}_v2c_slot_buffer"
 
