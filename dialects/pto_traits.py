@@ -33,7 +33,7 @@ from enum import Enum, StrEnum
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import OpTrait
 
-from .pto_types import TileType, is_cube_memory
+from .pto_types import FunctionKind, TileType, is_cube_memory
 
 
 class Affinity(Enum):
@@ -62,6 +62,36 @@ class CoreSide(StrEnum):
     def affinity(self) -> Affinity:
         return Affinity.CUBE if self is CoreSide.AIC else Affinity.VECTOR
 
+    @staticmethod
+    def of_affinity(affinity: Affinity) -> CoreSide:
+        """The side a non-mixed kernel of roll-up `affinity` becomes: CUBE -> AIC, anything else -> AIV."""
+        return CoreSide.AIC if affinity == Affinity.CUBE else CoreSide.AIV
+
+    @property
+    def kind(self) -> FunctionKind:
+        """The `#pto.kind<K>` of this side's function."""
+        return FunctionKind.AIC if self is CoreSide.AIC else FunctionKind.AIV
+
+    @staticmethod
+    def of_kind(kind: FunctionKind | None) -> CoreSide | None:
+        """The side a function of `#pto.kind<kind>` runs on (None unless aic / aiv)."""
+        return CoreSide.AIC if kind == FunctionKind.AIC else CoreSide.AIV if kind == FunctionKind.AIV else None
+
+    @property
+    def pop_space(self) -> str:
+        """The memory space this side's tpops land in (AIC: `mat`, AIV: `vec`)."""
+        return "mat" if self is CoreSide.AIC else "vec"
+
+    @property
+    def upper(self) -> str:
+        """The side as messages write it: `AIC` / `AIV`."""
+        return self.value.upper()
+
+    @property
+    def label(self) -> str:
+        """The side with its core named, for messages: `AIC (cube)` / `AIV (vector)`."""
+        return "AIC (cube)" if self is CoreSide.AIC else "AIV (vector)"
+
 
 class PipeDirection(StrEnum):
     """A cross-core pipe direction: cube to vector (C2V) or vector to cube (V2C)."""
@@ -82,10 +112,20 @@ class PipeDirection(StrEnum):
         """The direction whose producer is `side` (AIC: C2V, AIV: V2C)."""
         return PipeDirection.C2V if side is CoreSide.AIC else PipeDirection.V2C
 
+    @staticmethod
+    def to_consumer(side: CoreSide) -> PipeDirection:
+        """The direction whose consumer is `side` (the pipe it pops: AIC: V2C, AIV: C2V)."""
+        return PipeDirection.from_producer(side.other)
+
     @property
     def bit(self) -> int:
         """The bit of this direction in an `*_initialize_pipe` `dir_mask` (C2V = 1, V2C = 2)."""
         return 1 if self is PipeDirection.C2V else 2
+
+    @property
+    def upper(self) -> str:
+        """The direction as messages write it: `C2V` / `V2C`."""
+        return self.value.upper()
 
 
 def memory_affinity(space: str) -> Affinity:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -49,7 +50,22 @@ TENSOR_LAYOUTS = ("nd", "dn", "nz", "mx_a_zz", "mx_b_nn")
 # The MX scale layouts of a GM tensor (reference TensorView MX_A_ZZ / MX_B_NN): an f8E8M0FNU 2-D scale.
 MX_TENSOR_LAYOUTS = ("mx_a_zz", "mx_b_nn")
 TARGETS = ("a2a3", "a5")
-KINDS = ("opaque", "orchestration", "incore", "aic", "aiv", "group", "spmd", "inline")
+
+
+class FunctionKind(StrEnum):
+    """The K of a function's `#pto.kind<K>` (its role); `kind_of` / `set_kind` speak only this type."""
+
+    OPAQUE = "opaque"
+    ORCHESTRATION = "orchestration"
+    INCORE = "incore"
+    AIC = "aic"
+    AIV = "aiv"
+    GROUP = "group"
+    SPMD = "spmd"
+    INLINE = "inline"
+
+
+KINDS = tuple(k.value for k in FunctionKind)
 SPLIT_MODES = ("none", "up_down", "left_right")
 
 
@@ -122,10 +138,15 @@ class SplitAttr(_KeywordAttr):
         return SPLIT_MODES.index(self.value.data)
 
 
-def kind_of(op: Operation) -> str | None:
+def kind_of(op: Operation) -> FunctionKind | None:
     """The `#pto.kind<K>` of a function, as the keyword K (None when it has none)."""
     attr = op.attributes.get("pto.kind")
-    return attr.data if isinstance(attr, KindAttr) else None
+    return FunctionKind(attr.data) if isinstance(attr, KindAttr) else None
+
+
+def set_kind(op: Operation, kind: FunctionKind) -> None:
+    """Give a function the `#pto.kind<K>` of `kind`."""
+    op.attributes["pto.kind"] = KindAttr(FunctionKind(kind).value)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Helpers shared by the passes: locations, names, targets, function attributes.
 
-`kind_of` is defined with `#pto.kind` in `dialects/pto_types.py` and re-exported here for the passes."""
+`kind_of`, `set_kind` and `FunctionKind` are defined with `#pto.kind` in `dialects/pto_types.py` and re-exported
+here for the passes."""
 
 from __future__ import annotations
 
@@ -13,7 +14,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_types import KindAttr, SplitAttr, TargetAttr, kind_of  # noqa: F401 (kind_of: re-export)
+from pypto_mlir.dialects.pto_types import (  # noqa: F401 (FunctionKind, kind_of, set_kind: re-exports)
+    FunctionKind,
+    SplitAttr,
+    TargetAttr,
+    kind_of,
+    set_kind,
+)
 
 
 def with_loc(new: Operation, old: Operation) -> Operation:
@@ -32,10 +39,6 @@ def require_target(module: ModuleOp, pass_name: str) -> str:
             op=module,
         )
     return attr.data
-
-
-def set_kind(f: func.FuncOp, kind: str) -> None:
-    f.attributes["pto.kind"] = KindAttr(kind)
 
 
 def split_mode(f: func.FuncOp) -> str:

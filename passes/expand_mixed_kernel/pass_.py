@@ -36,12 +36,13 @@ from xdsl.rewriter import InsertPoint
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
+from pypto_mlir.dialects.pto_traits import CoreSide
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 from ..analysis.transpose_hazard import find_transpose_hazard
 from ..analysis.hazards import Aliases, param_aliases
-from ..common import kind_of, old_heap_frozen, require_target, set_kind, split_mode
+from ..common import FunctionKind, kind_of, old_heap_frozen, require_target, set_kind, split_mode
 from .boundaries import boundary_patterns
 from .deferred_waiters import audit_deferred_waiters
 from .group_abi import normalize_group_abi
@@ -149,12 +150,12 @@ class ConvertPureIncoreKernel(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
-        if kind_of(op) != "incore":
+        if kind_of(op) != FunctionKind.INCORE:
             return
         roll = AffinityAnalysis(op).of_block(op.body.block) if op.body.blocks else Affinity.SHARED
         if roll == Affinity.MIXED:
             return
-        set_kind(op, "aic" if roll == Affinity.CUBE else "aiv")
+        set_kind(op, CoreSide.of_affinity(roll).kind)
         op.attributes.pop("pto.split", None)
         rewriter.notify_op_modified(op)
 
@@ -167,7 +168,7 @@ def placement_of(kernel: func.FuncOp) -> AffinityAnalysis:
     return AffinityAnalysis(kernel, placement=True)
 
 
-def build_side(original: func.FuncOp, side: str, target: str, affinity: AffinityAnalysis, name: str) -> SideBody:
+def build_side(original: func.FuncOp, side: CoreSide, target: str, affinity: AffinityAnalysis, name: str) -> SideBody:
     """Clone, lower the boundaries for this side, prune the other side, then repair and DCE."""
     body = SideBody.clone_of(original, side, target, affinity)
     # No applier DCE: an unused boundary (a `pto.move` / `aiv_shard` / `aic_gather` whose result nobody reads)
@@ -177,7 +178,7 @@ def build_side(original: func.FuncOp, side: str, target: str, affinity: Affinity
         GreedyRewritePatternApplier(boundary_patterns(body), dce_enabled=False), apply_recursively=False
     ).rewrite_region(body.func.body)
     body.prune_other_side()
-    if side == "aic":
+    if side is CoreSide.AIC:
         make_aic_function(body.func, name)
     else:
         make_aiv_function(body.func, name)
@@ -193,7 +194,7 @@ class ExpandMixedIncoreKernel(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
-        if kind_of(op) != "incore" or not op.body.blocks:
+        if kind_of(op) != FunctionKind.INCORE or not op.body.blocks:
             return
         if AffinityAnalysis(op).of_block(op.body.block) != Affinity.MIXED:
             return
@@ -212,11 +213,11 @@ class ExpandMixedIncoreKernel(RewritePattern):
         target = self.state.target
         if insert_gm_fences(op, affinity, self.state.aliases):
             affinity = placement_of(op)  # the fences are cube and vector ops of the mixed body
-        aic = build_side(op, "aic", target, affinity, aic_name)
-        aiv = build_side(op, "aiv", target, affinity, aiv_name)
+        aic = build_side(op, CoreSide.AIC, target, affinity, aic_name)
+        aiv = build_side(op, CoreSide.AIV, target, affinity, aiv_name)
         rewriter.insert([aic.func, aiv.func], InsertPoint.before(op))
-        finalize_tfrees(aic.func, "aic")
-        finalize_tfrees(aiv.func, "aiv")
+        finalize_tfrees(aic.func, CoreSide.AIC)
+        finalize_tfrees(aiv.func, CoreSide.AIV)
         build_pipe_setup(aic.func, aiv.func, name, op, target)
         stamp_dual_aiv_dispatch(aiv.func, op, target)
         plan = self.state.plans.get(name, CallerPlan())
@@ -244,11 +245,11 @@ def plan_callers(module: ModuleOp) -> dict[str, CallerPlan]:
             for name in dict.fromkeys(op.callee.root_reference.data for op in calls):
                 callers_of.setdefault(name, []).append(g)
     for f in funcs:
-        if kind_of(f) != "incore":
+        if kind_of(f) != FunctionKind.INCORE:
             continue
         plan = CallerPlan()
         for caller in callers_of.get(f.sym_name.data, ()):
-            if kind_of(caller) == "group":
+            if kind_of(caller) == FunctionKind.GROUP:
                 plan.has_group_caller = True
             else:
                 plan.needs_preserved_name = True
@@ -281,7 +282,7 @@ class ExpandMixedKernelPass(ModulePass):
     def _apply(self, op: ModuleOp) -> None:
         target = require_target(op, PASS_NAME)
         for f in op.body.block.ops:
-            if isinstance(f, func.FuncOp) and kind_of(f) == "incore":
+            if isinstance(f, func.FuncOp) and kind_of(f) == FunctionKind.INCORE:
                 reject_unlowered_regions(f)
         audit_deferred_waiters(op)
         symbols = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}

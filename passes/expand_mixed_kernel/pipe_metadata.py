@@ -26,7 +26,7 @@ from pypto_mlir.dialects.pto_ops import (
     TPushToAivOp,
     get_int_attr,
 )
-from pypto_mlir.dialects.pto_traits import PipeDirection, PipeFree, PipeTransfer
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection, PipeFree, PipeTransfer
 from pypto_mlir.dialects.pto_types import TileType, tile_bytes
 
 DEFAULT_SLOT_NUM = 2
@@ -40,26 +40,30 @@ AUTO_BASE = -1
 class Side:
     """The protocol ops of one core side: what it pops, how it frees, how it initialises its pipe."""
 
-    name: str  # "aic" | "aiv"
+    core: CoreSide
     tpop: type[Operation]
     tfree: type[Operation]
     wrong_tfree: type[Operation]
     tpush: type[Operation]
     init: type[Operation]
-    pop_space: str  # where this side's pops must land
 
     @property
     def upper(self) -> str:
-        return self.name.upper()
+        return self.core.upper
+
+    @property
+    def pop_space(self) -> str:
+        """Where this side's pops must land."""
+        return self.core.pop_space
 
 
-AIC = Side("aic", TPopFromAivOp, TFreeToAivOp, TFreeToAicOp, TPushToAivOp, AicInitializePipeOp, "mat")
-AIV = Side("aiv", TPopFromAicOp, TFreeToAicOp, TFreeToAivOp, TPushToAicOp, AivInitializePipeOp, "vec")
-SIDES = {"aic": AIC, "aiv": AIV}
+AIC = Side(CoreSide.AIC, TPopFromAivOp, TFreeToAivOp, TFreeToAicOp, TPushToAivOp, AicInitializePipeOp)
+AIV = Side(CoreSide.AIV, TPopFromAicOp, TFreeToAicOp, TFreeToAivOp, TPushToAicOp, AivInitializePipeOp)
 
 
-def side_of(name: str) -> Side:
-    return SIDES[name]
+def side_of(core: CoreSide) -> Side:
+    """The protocol ops of `core`."""
+    return AIC if core == CoreSide.AIC else AIV
 
 
 def direction_of(op: Operation) -> PipeDirection | None:
@@ -108,15 +112,15 @@ class PipeMetadata:
 
     @property
     def c2v(self) -> bool:
-        return any(direction_of(op) == "c2v" for op in self.transfers)
+        return any(direction_of(op) is PipeDirection.C2V for op in self.transfers)
 
     @property
     def v2c(self) -> bool:
-        return any(direction_of(op) == "v2c" for op in self.transfers)
+        return any(direction_of(op) is PipeDirection.V2C for op in self.transfers)
 
     @property
     def dir_mask(self) -> int:
-        return (1 if self.c2v else 0) | (2 if self.v2c else 0)
+        return (PipeDirection.C2V.bit if self.c2v else 0) | (PipeDirection.V2C.bit if self.v2c else 0)
 
     def sizes(self) -> list[int | None]:
         return [transfer_bytes(op) for op in self.transfers]

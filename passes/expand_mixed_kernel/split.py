@@ -18,18 +18,17 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
+from pypto_mlir.dialects.pto_traits import CoreSide
+
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..common import with_loc
-
-SIDE_AFFINITY = {"aic": Affinity.CUBE, "aiv": Affinity.VECTOR}
-OTHER_AFFINITY = {"aic": Affinity.VECTOR, "aiv": Affinity.CUBE}
 
 
 @dataclass
 class SideBody:
     """The clone of a mixed function being turned into its `side` half, with its maps to the original."""
 
-    side: str
+    side: CoreSide
     target: str
     original: func.FuncOp
     affinity: AffinityAnalysis
@@ -46,7 +45,7 @@ class SideBody:
 
     # -- construction ----------------------------------------------------------------------------------------
     @staticmethod
-    def clone_of(original: func.FuncOp, side: str, target: str, affinity: AffinityAnalysis) -> SideBody:
+    def clone_of(original: func.FuncOp, side: CoreSide, target: str, affinity: AffinityAnalysis) -> SideBody:
         value_map: dict[SSAValue, SSAValue] = {}
         clone = original.clone(value_mapper=value_map, block_mapper={})
         orig_of = {new: old for old, new in zip(original.walk(), clone.walk())}
@@ -54,11 +53,11 @@ class SideBody:
 
     @property
     def own(self) -> Affinity:
-        return SIDE_AFFINITY[self.side]
+        return self.side.affinity
 
     @property
     def other(self) -> Affinity:
-        return OTHER_AFFINITY[self.side]
+        return self.side.other.affinity
 
     def orig_affinity(self, op: Operation) -> Affinity | None:
         orig = self.orig_of.get(op)

@@ -31,6 +31,7 @@ from xdsl.ir import Block, Operation
 from xdsl.traits import IsTerminator
 
 from pypto_mlir.dialects.pto_ops import MoveOp, get_int_attr
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 
 from ..analysis.slots import block_chains, check_slot_depth, live_escapes, pops_reached, shares_slot
 from ..common import with_loc
@@ -38,8 +39,8 @@ from .pipe_metadata import Side, nested_blocks, set_name_hint, side_of
 from .mx_scale import mx_ring_hint
 
 
-def finalize_tfrees(f: func.FuncOp, side: str) -> None:
-    """Insert or move the tfrees of every tpop of `side` ("aic" or "aiv") in `f`."""
+def finalize_tfrees(f: func.FuncOp, side: CoreSide) -> None:
+    """Insert or move the tfrees of every tpop of `side` in `f`."""
     s = side_of(side)
     for block in f.body.blocks:
         _finalize_block(block, s)
@@ -116,14 +117,14 @@ def _finalize_block(block: Block, s: Side) -> None:
             anchor = free
 
 
-def check_local_depth(f: func.FuncOp, side: str, depth: int, setting: str, ring: bool = False) -> None:
+def check_local_depth(f: func.FuncOp, side: CoreSide, depth: int, setting: str, ring: bool = False) -> None:
     """Reject a schedule in which `side` holds more popped slots of a pipe at once than `depth` (run after tfree
     insertion; counted by `analysis.slots.check_slot_depth`).
 
     `setting` names where the depth comes from, for the message (e.g. "pto.local_slot_num = 1 on @f").  With
     `ring`, `depth` is the ring's slot_num (no local depth given): holding more than that would hang both cores."""
     s = side_of(side)
-    d = "V2C" if s.name == "aic" else "C2V"
+    d = PipeDirection.to_consumer(side).upper
 
     def describe(live: int, depth: int, setting: str, pop: Operation) -> str:
         head = f"{s.upper} function '{f.sym_name.data}' holds {live} popped {d} slots at once here, but "
