@@ -30,6 +30,7 @@ from pypto_mlir.dialects.pto_ops import (
     TPushToAicOp,
     TPushToAivOp,
 )
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_types import NZ, TileType
 
 from ..analysis.affinity import is_boundary_move, move_direction
@@ -74,7 +75,7 @@ class _BoundaryPattern:
         self.body = body
 
     @property
-    def side(self) -> str:
+    def side(self) -> CoreSide:
         return self.body.side
 
     def _insert(self, rewriter: PatternRewriter, op: Operation, new_ops: list[Operation]) -> None:
@@ -113,11 +114,11 @@ class LowerCubeToVectorMove(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MoveOp, rewriter: PatternRewriter) -> None:
         b = self.impl
-        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) != "c2v":
+        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) is not PipeDirection.C2V:
             return
         dest = op.result.type
         assert isinstance(dest, TileType)
-        if b.side == "aic":
+        if b.side is CoreSide.AIC:
             b._insert(rewriter, op, [TPushToAivOp(op.src, split=0)])
             b._leave_undefined(rewriter, op)
             return
@@ -138,13 +139,13 @@ class LowerVectorToCubeMove(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MoveOp, rewriter: PatternRewriter) -> None:
         b = self.impl
-        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) != "v2c":
+        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) is not PipeDirection.V2C:
             return
         dest = op.result.type
         assert isinstance(dest, TileType)
         xfer = cross_core_transfer_type(dest, op)
         dest_name = op.result.name_hint
-        if b.side == "aic":
+        if b.side is CoreSide.AIC:
             pop = TPopFromAivOp(xfer, split=0)
             new_ops: list[Operation] = [pop]
             result = pop.result
@@ -190,11 +191,11 @@ class LowerAivShard(RewritePattern):
         stride = op.lane_stride.value.data if op.lane_stride is not None else None
         stride = stride if stride is not None and stride > 0 else None
         code = shard_split_code(src_t, split, stride, op)
-        if b.side == "aic":
+        if b.side is CoreSide.AIC:
             b._insert(rewriter, op, [TPushToAivOp(op.src, split=code, lane_stride=stride)])
             b._leave_undefined(rewriter, op)
             return
-        pop_t = TileType.get(res_t.get_shape(), res_t.element_type, "vec", valid=res_t.get_valid())
+        pop_t = TileType.get(res_t.get_shape(), res_t.element_type, b.side.pop_space, valid=res_t.get_valid())
         pop = TPopFromAicOp(cross_core_transfer_type(pop_t, op), split=code, lane_stride=stride)
         _named(pop.result, op.result.name_hint)
         b._insert(rewriter, op, [pop])
@@ -215,8 +216,8 @@ class LowerAicGather(RewritePattern):
         src_t, res_t = op.src.type, op.result.type
         assert isinstance(src_t, TileType) and isinstance(res_t, TileType)
         code = gather_split_code(res_t, op.split.value.data, op)
-        if b.side == "aic":
-            pop_t = TileType.get(res_t.get_shape(), res_t.element_type, "mat", valid=res_t.get_valid())
+        if b.side is CoreSide.AIC:
+            pop_t = TileType.get(res_t.get_shape(), res_t.element_type, b.side.pop_space, valid=res_t.get_valid())
             pop = TPopFromAivOp(cross_core_transfer_type(pop_t, op), split=code)
             _named(pop.result, op.result.name_hint)
             b._insert(rewriter, op, [pop])

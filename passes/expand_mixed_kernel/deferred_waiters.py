@@ -24,7 +24,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_comm_ops import DeferWaitOp
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
-from ..common import kind_of
+from ..common import FunctionKind, kind_of
 
 PASS_NAME = "ExpandMixedKernel"
 
@@ -54,7 +54,7 @@ def audit_deferred_waiters(module: ModuleOp) -> None:
     for f, wait in waiters:
         name = f.sym_name.data
         kind = kind_of(f)
-        if kind not in ("incore", "aiv"):
+        if kind not in (FunctionKind.INCORE, FunctionKind.AIV):
             raise _error(
                 f, wait, f"it must be an outlined incore function or its pure-AIV expanded form, but '@{name}' is "
                 f"#pto.kind<{kind}>; move the wait into the kernel the orchestration code launches",
@@ -72,17 +72,17 @@ def audit_deferred_waiters(module: ModuleOp) -> None:
                 "dispatches the task, so the kernel must be launched by an orchestration function",
             )
         for caller, call in sites:
-            if kind_of(caller) != "orchestration" or call.parent_block() is not caller.body.block:
+            if kind_of(caller) != FunctionKind.ORCHESTRATION or call.parent_block() is not caller.body.block:
                 where = (
                     f"inside control flow of '@{caller.sym_name.data}'"
-                    if kind_of(caller) == "orchestration"
+                    if kind_of(caller) == FunctionKind.ORCHESTRATION
                     else f"from '@{caller.sym_name.data}' (#pto.kind<{kind_of(caller)}>)"
                 )
                 raise _error(
                     f, wait, f"'@{name}' must be dispatched directly from an Orchestration function, but it is called "
                     f"{where}; call it at the top level of the orchestration code",
                 )
-        if kind == "incore" and f.body.blocks:
+        if kind == FunctionKind.INCORE and f.body.blocks:
             roll = AffinityAnalysis(f, placement=True).of_block(f.body.block)
             if roll in (Affinity.CUBE, Affinity.MIXED):
                 shape = "a mixed AIC/AIV kernel" if roll == Affinity.MIXED else "an AIC kernel"

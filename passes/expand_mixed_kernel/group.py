@@ -17,7 +17,7 @@ from xdsl.ir import Block, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from ..common import kind_of, set_kind, with_loc
+from ..common import FunctionKind, kind_of, set_kind, with_loc
 from .lineage import returned_param_indices
 from .split import erase_op
 
@@ -25,7 +25,7 @@ from .split import erase_op
 def make_aic_function(f: func.FuncOp, name: str) -> None:
     """Turn the AIC side's clone into `@<name>`: kind aic, no results, an empty return."""
     f.sym_name = _str(name)
-    set_kind(f, "aic")
+    set_kind(f, FunctionKind.AIC)
     ret = f.body.block.last_op
     if isinstance(ret, func.ReturnOp) and ret.operands:
         new_ret = with_loc(func.ReturnOp(), ret)
@@ -37,7 +37,7 @@ def make_aic_function(f: func.FuncOp, name: str) -> None:
 
 def make_aiv_function(f: func.FuncOp, name: str) -> None:
     f.sym_name = _str(name)
-    set_kind(f, "aiv")
+    set_kind(f, FunctionKind.AIV)
 
 
 def _str(name: str) -> StringAttr:
@@ -57,7 +57,7 @@ def build_group(original: func.FuncOp, aic_name: str, aiv_name: str) -> func.Fun
     )
     with_loc(g, original)
     g.attributes.update(original.attributes)
-    set_kind(g, "group")
+    set_kind(g, FunctionKind.GROUP)
     block = g.body.block
     for new, old in zip(block.args, original.body.block.args):
         new.name_hint = old.name_hint
@@ -101,7 +101,7 @@ class RewriteGroupCaller(RewritePattern):
         if names is None:
             return
         parent = op.parent_op()
-        if not isinstance(parent, func.FuncOp) or kind_of(parent) != "group" or op.parent_block() is not parent.body.block:
+        if not isinstance(parent, func.FuncOp) or kind_of(parent) != FunctionKind.GROUP or op.parent_block() is not parent.body.block:
             return
         aic_name, aiv_name = names
         args = list(op.arguments)

@@ -51,11 +51,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import CreateTensorOp, ImportPeerBufferOp, StoreOp, get_int_attr
-from pypto_mlir.dialects.pto_traits import PipeFree, PipeTransfer
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeFree, PipeTransfer
 from pypto_mlir.dialects.pto_types import TensorType
 from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 
-from ..common import kind_of, split_mode, with_loc
+from ..common import FunctionKind, kind_of, split_mode, with_loc
 from ..analysis.lineage import output_binding
 
 PASS_NAME = "ExpandMixedKernel"
@@ -70,9 +70,9 @@ def _members(g: func.FuncOp, funcs: dict[str, func.FuncOp]) -> tuple[func.CallOp
         callee = funcs.get(op.callee.root_reference.data)
         if callee is None:
             continue
-        if kind_of(callee) == "aic" and aic is None:
+        if kind_of(callee) == FunctionKind.AIC and aic is None:
             aic = op
-        elif kind_of(callee) == "aiv" and aiv is None:
+        elif kind_of(callee) == FunctionKind.AIV and aiv is None:
             aiv = op
     return (aic, aiv) if aic is not None and aiv is not None else None
 
@@ -180,7 +180,7 @@ def _pass_new_argument(module: ModuleOp, f: func.FuncOp, t, name: str | None, di
     added: dict[func.FuncOp, BlockArgument] = {}
     for call in calls:
         caller = _enclosing_func(call)
-        if caller is not None and caller is not f and kind_of(caller) in ("group", "spmd") and depth < 16:
+        if caller is not None and caller is not f and kind_of(caller) in (FunctionKind.GROUP, FunctionKind.SPMD) and depth < 16:
             if caller not in added:
                 added[caller] = _add_param(caller, t, name, direction)
                 _pass_new_argument(module, caller, t, name, direction, depth + 1)
@@ -378,7 +378,7 @@ def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None
         if isinstance(op, func.CallOp):
             n = op.callee.root_reference.data
             call_count[n] = call_count.get(n, 0) + 1
-    for g in [f for f in funcs.values() if kind_of(f) == "group" and f.body.blocks]:
+    for g in [f for f in funcs.values() if kind_of(f) == FunctionKind.GROUP and f.body.blocks]:
         pair = _members(g, funcs)
         if pair is None:
             continue
@@ -432,7 +432,7 @@ def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None
             names = [f.sym_name.data for f in callees]
         else:
             names = []
-            for side in ("aic", "aiv"):
+            for side in CoreSide:
                 n = _fresh(f"{gname}_{side}_adapter", taken)
                 taken.add(n)
                 names.append(n)

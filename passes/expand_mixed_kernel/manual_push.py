@@ -35,7 +35,7 @@ from pypto_mlir.dialects.pto_ops import MoveOp, TPushToAicOp
 from pypto_mlir.dialects.pto_types import NZ, TileType
 
 from ..analysis.mx_scale import is_scale_carrier
-from ..common import kind_of, with_loc
+from ..common import FunctionKind, kind_of, with_loc
 from .mx_scale import adapt_manual_mx_pushes
 
 
@@ -67,5 +67,5 @@ def adapt_manual_v2c_pushes(module: ModuleOp, target: str) -> None:
     adapt_manual_mx_pushes(module)  # MX scales first: planned from the consumer's pop (mx_scale.py)
     walker = PatternRewriteWalker(GreedyRewritePatternApplier([AdaptNonNzPushToAic()], dce_enabled=False), apply_recursively=False)
     for f in module.ops:
-        if isinstance(f, func.FuncOp) and kind_of(f) == "aiv" and f.body.blocks:
+        if isinstance(f, func.FuncOp) and kind_of(f) == FunctionKind.AIV and f.body.blocks:
             walker.rewrite_region(f.body)

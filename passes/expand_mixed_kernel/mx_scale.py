@@ -44,6 +44,7 @@ from pypto_mlir.dialects.pto_ops import (
     TransposeViewOp,
     get_int_attr,
 )
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape, tile_bytes, transpose_view_type
 
 from ..analysis.affinity import is_boundary_move, move_direction
@@ -60,7 +61,7 @@ from ..analysis.mx_scale import (
     scale_layout_problem,
     scale_mat_type,
 )
-from ..common import kind_of, with_loc
+from ..common import FunctionKind, kind_of, with_loc
 from .boundaries import _BoundaryPattern, _named
 from .pipe_metadata import pipe_id
 from .split import SideBody
@@ -161,7 +162,7 @@ class LowerVectorToScaleMove(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MoveOp, rewriter: PatternRewriter) -> None:
         b = self.impl
-        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) != "v2c":
+        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) is not PipeDirection.V2C:
             return
         dest = op.result.type
         assert isinstance(dest, TileType)
@@ -169,7 +170,7 @@ class LowerVectorToScaleMove(RewritePattern):
             return
         _require_a5(b.body.target, f"this vector -> cube move into '{dest.space}'", op)
         kind = _check_scale_dest(dest, op)
-        if b.side == "aic":
+        if b.side is CoreSide.AIC:
             pop = TPopFromAivOp(scale_mat_type(dest), split=SPLIT_NONE)
             new_ops: list[Operation] = [pop]
             result = pop.result
@@ -210,7 +211,7 @@ class LowerScaleGather(RewritePattern):
             return
         _require_a5(b.body.target, "this aic_gather of an f8E8M0FNU scale", op)
         code = _carrier_code(kind, op.split.value.data, res_t, src_t, op)
-        if b.side == "aic":
+        if b.side is CoreSide.AIC:
             pop = TPopFromAivOp(res_t, split=code)
             _named(pop.result, op.result.name_hint)
             b._insert(rewriter, op, [pop])
@@ -282,7 +283,7 @@ class _ManualPipe:
             )
         peer_name = imp.peer_func.root_reference.data
         peer = funcs.get(peer_name)
-        if peer is None or kind_of(peer) != "aic" or not peer.body.blocks:
+        if peer is None or kind_of(peer) != FunctionKind.AIC or not peer.body.blocks:
             what = "does not exist" if peer is None else "is not an AIC function with a body"
             raise PtoError(
                 f"{PASS}: this MX scale push is planned from its consumer's pop, but the peer of V2C pipe {pid} "
@@ -409,7 +410,7 @@ def adapt_manual_mx_pushes(module: ModuleOp) -> None:
     module doc): the push gets the carrier ops of `build_carrier` and keeps all its attributes."""
     funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     for f in funcs.values():
-        if kind_of(f) != "aiv" or not f.body.blocks:
+        if kind_of(f) != FunctionKind.AIV or not f.body.blocks:
             continue
         pipes: dict[int, _ManualPipe] = {}
         for push in [o for o in f.walk() if isinstance(o, TPushToAicOp)]:

@@ -18,6 +18,8 @@ from pypto_mlir.dialects.pto_ops import (
     TRANSFER_OPS,
     AicInitializePipeOp,
     AivInitializePipeOp,
+    ImportPeerBufferOp,
+    ReserveBufferOp,
     TFreeToAicOp,
     TFreeToAivOp,
     TPopFromAicOp,
@@ -55,6 +57,11 @@ class Side:
     def pop_space(self) -> str:
         """Where this side's pops must land."""
         return self.core.pop_space
+
+    def buffer_op(self, d: PipeDirection) -> type[Operation]:
+        """The op that makes this side's buffer of direction `d`: the consumer reserves the ring, the producer
+        imports the peer's."""
+        return ReserveBufferOp if d.consumer is self.core else ImportPeerBufferOp
 
 
 AIC = Side(CoreSide.AIC, TPopFromAivOp, TFreeToAivOp, TFreeToAicOp, TPushToAivOp, AicInitializePipeOp)

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i32
 from xdsl.ir import Operation, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_ops import (
     AicInitializePipeOp,
     AivInitializePipeOp,
@@ -89,14 +90,14 @@ def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: fu
     slot_num, local = pipe_depths(original, target)
     if local is not None:
         setting = f"pto.local_slot_num = {local} on @{name}"
-        check_local_depth(aic, "aic", local, setting)
-        check_local_depth(aiv, "aiv", local, setting)
+        check_local_depth(aic, CoreSide.AIC, local, setting)
+        check_local_depth(aiv, CoreSide.AIV, local, setting)
     else:
         # Beyond the reference: a side that holds more popped tiles than the ring has slots hangs the device.
         given = _int_attr(original, "pto.slot_num") is not None
         setting = f"pto.slot_num = {slot_num} on @{name}" if given else f"the default slot_num, @{name} sets no pto.slot_num"
-        check_local_depth(aic, "aic", slot_num, setting, ring=True)
-        check_local_depth(aiv, "aiv", slot_num, setting, ring=True)
+        check_local_depth(aic, CoreSide.AIC, slot_num, setting, ring=True)
+        check_local_depth(aiv, CoreSide.AIV, slot_num, setting, ring=True)
     size = slot_size * (local if local is not None else slot_num)
     if size > 2**63 - 1:
         raise PtoError(
@@ -105,7 +106,7 @@ def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: fu
             + (" or pto.local_slot_num" if local is not None else ""),
             op=original,
         )
-    c2v, v2c = bool(mask & 1), bool(mask & 2)
+    c2v, v2c = bool(mask & PipeDirection.C2V.bit), bool(mask & PipeDirection.V2C.bit)
     c2v_name, v2c_name = f"{name}_c2v_slot_buffer", f"{name}_v2c_slot_buffer"
 
     def reserve(buf: str) -> Operation:

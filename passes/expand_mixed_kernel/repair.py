@@ -16,7 +16,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_traits import renamed_tensor
+from pypto_mlir.dialects.pto_traits import CoreSide, renamed_tensor
 from pypto_mlir.dialects.pto_types import TensorType
 
 from ..analysis.hazards import tensor_roots
@@ -332,7 +332,7 @@ def remap_dangling_gm_refs(body: SideBody) -> None:
         origin = gm_origin(orig, orig_f)
         if origin is None:
             continue
-        direct = body.side == "aiv" and renamed_tensor(orig) is origin
+        direct = body.side is CoreSide.AIV and renamed_tensor(orig) is origin
         if param_direction(orig_f, origin.index) == "in" and not direct:
             continue
         body.replace_value(v, f.body.block.args[origin.index])
@@ -371,8 +371,7 @@ def check_no_undefined(body: SideBody) -> None:
             continue
         user = next(iter(v.uses)).operation
         name = f"%{v.name_hint}" if v.name_hint else "a value"
-        other = "AIV (vector)" if body.side == "aic" else "AIC (cube)"
-        here = "AIC (cube)" if body.side == "aic" else "AIV (vector)"
+        other, here = body.side.other.label, body.side.label
         if isinstance(v.type, TensorType):
             raise PtoError(
                 f"ExpandMixedKernel: the GM tensor {name} is written only on the {other} side of kernel "

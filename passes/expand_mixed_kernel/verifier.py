@@ -46,11 +46,11 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
     get_int_attr,
 )
-from pypto_mlir.dialects.pto_traits import CoreSide, CubeAffinity, VectorAffinity
+from pypto_mlir.dialects.pto_traits import CoreSide, CubeAffinity, PipeDirection, VectorAffinity
 from pypto_mlir.dialects.pto_types import TargetAttr
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
-from ..common import kind_of
+from ..common import FunctionKind, kind_of
 from .pipe_metadata import (
     Side,
     collect_pipe_metadata,
@@ -66,13 +66,6 @@ from ..analysis.slots import TFREE_OPS, TPOP_OPS, block_chains, live_escapes
 from .tfree import check_local_depth
 
 TFREE_FOR_TPOP = {TPopFromAicOp: TFreeToAicOp, TPopFromAivOp: TFreeToAivOp}
-DIR_NAME = {"c2v": "C2V", "v2c": "V2C"}
-DIR_BIT = {"c2v": 1, "v2c": 2}
-BUFFER_OP: dict[str, dict[str, type[Operation]]] = {
-    # which op makes a side's buffer for a direction: the consumer reserves the ring, the producer imports it
-    "aic": {"c2v": ImportPeerBufferOp, "v2c": ReserveBufferOp},
-    "aiv": {"c2v": ReserveBufferOp, "v2c": ImportPeerBufferOp},
-}
 
 
 def _fname(f: func.FuncOp) -> str:
@@ -106,10 +99,11 @@ def verify_mixed_kernel_expanded(module: ModuleOp) -> None:
         if not f.body.blocks:
             continue
         kind = kind_of(f)
-        if kind == "incore":
+        core = CoreSide.of_kind(kind)
+        if kind == FunctionKind.INCORE:
             _check_incore_not_mixed(f)
-        elif kind in ("aic", "aiv"):
-            _check_kernel(f, side_of(kind), target, funcs)
+        elif core is not None:
+            _check_kernel(f, side_of(core), target, funcs)
     aliases = param_aliases(module)
     for aic, aiv in _pairs(funcs):
         check_split_pair(aic, aiv, aliases)
@@ -119,16 +113,16 @@ def _pairs(funcs: dict[str, func.FuncOp]) -> list[tuple[func.FuncOp, func.FuncOp
     """AIC/AIV kernels linked by an import_peer_buffer and taking the same parameters (a split pair)."""
     out: dict[tuple[str, str], tuple[func.FuncOp, func.FuncOp]] = {}
     for f in funcs.values():
-        kind = kind_of(f)
-        if kind not in ("aic", "aiv") or not f.body.blocks:
+        core = CoreSide.of_kind(kind_of(f))
+        if core is None or not f.body.blocks:
             continue
         for op in f.walk():
             if not isinstance(op, ImportPeerBufferOp):
                 continue
             peer = funcs.get(op.peer_func.root_reference.data)
-            if peer is None or not peer.body.blocks or kind_of(peer) not in ("aic", "aiv") or kind_of(peer) == kind:
+            if peer is None or not peer.body.blocks or CoreSide.of_kind(kind_of(peer)) is not core.other:
                 continue
-            aic, aiv = (f, peer) if kind == "aic" else (peer, f)
+            aic, aiv = (f, peer) if core is CoreSide.AIC else (peer, f)
             if aic.function_type.inputs != aiv.function_type.inputs:
                 continue
             out[(aic.sym_name.data, aiv.sym_name.data)] = (aic, aiv)
@@ -178,10 +172,9 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
 
     # 2. side of the protocol ops, memory of the pops
     for op in md.transfers + inits:
-        if _op_side(op) != s.name:
-            other = "AIV" if s.name == "aic" else "AIC"
+        if _op_side(op) is not s.core:
             raise PtoError(
-                f"'{op.name}' is an {other}-side op and cannot appear in {s.upper} function '{name}'", op=op
+                f"'{op.name}' is an {s.core.other.upper}-side op and cannot appear in {s.upper} function '{name}'", op=op
             )
         if isinstance(op, s.tpop):
             space = op.results[0].type.space  # type: ignore[attr-defined]
@@ -197,14 +190,13 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
         _check_init(f, s, init, target)
 
     # 4. reserve / import counts
-    mine = BUFFER_OP[s.name]
     for cls in (ReserveBufferOp, ImportPeerBufferOp):
         have = [op for op in md.setup if isinstance(op, cls)]
         need = 0
         short: Operation | None = None  # the first initializer whose directions the buffers no longer cover
         for init in inits:
             mask = get_int_attr(init, "dir_mask") or 0
-            need += sum(1 for d in ("c2v", "v2c") if mine[d] is cls and mask & DIR_BIT[d])
+            need += sum(1 for d in PipeDirection if s.buffer_op(d) is cls and mask & d.bit)
             if short is None and need > len(have):
                 short = init
         if short is not None:
@@ -230,10 +222,10 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
     for init in inits:
         lsn = get_int_attr(init, "local_slot_num")
         if lsn is not None:
-            check_local_depth(f, s.name, lsn, f"local_slot_num = {lsn} on its '{init.name}'")
+            check_local_depth(f, s.core, lsn, f"local_slot_num = {lsn} on its '{init.name}'")
         else:
             eff = effective_slot_num(init)
-            check_local_depth(f, s.name, eff, f"slot_num = {eff} on its '{init.name}'", ring=True)
+            check_local_depth(f, s.core, eff, f"slot_num = {eff} on its '{init.name}'", ring=True)
 
     # 7. peers
     for op in md.setup:
@@ -257,21 +249,20 @@ def _check_init(f: func.FuncOp, s: Side, init: Operation, target: str | None) ->
             raise PtoError(
                 f"'{init.name}' local_slot_num {lsn} exceeds the effective slot_num {eff}", op=init
             )
-    producer = BUFFER_OP[s.name]
-    for d, operand in (("c2v", init.operands[0]), ("v2c", init.operands[1])):
-        active = bool(mask & DIR_BIT[d])
+    for d, operand in ((PipeDirection.C2V, init.operands[0]), (PipeDirection.V2C, init.operands[1])):
+        active = bool(mask & d.bit)
         if not active and not is_zero_i32(operand):
             raise PtoError(
                 f"'{init.name}' {d} operand must be the `arith.constant 0 : i32` placeholder: dir_mask {mask} "
-                f"leaves {DIR_NAME[d]} inactive",
+                f"leaves {d.upper} inactive",
                 op=init,
             )
         if active:
-            want = producer[d]
+            want = s.buffer_op(d)
             if is_zero_i32(operand) or not isinstance(operand.owner, want):
                 raise PtoError(
                     f"'{init.name}' {d} operand must be the result of '{want.name}' (dir_mask {mask} makes "
-                    f"{DIR_NAME[d]} active on this {s.upper} side)",
+                    f"{d.upper} active on this {s.upper} side)",
                     op=init,
                 )
 
@@ -303,7 +294,6 @@ def _check_transfers(f: func.FuncOp, s: Side, transfers: list[Operation]) -> Non
             f"{s.upper} function '{name}' uses cross-core tile ops but has no '{s.init.name}' call before them",
             op=first,
         )
-    need = BUFFER_OP[s.name]
     for op in transfers:
         d = direction_of(op)
         assert d is not None
@@ -314,16 +304,16 @@ def _check_transfers(f: func.FuncOp, s: Side, transfers: list[Operation]) -> Non
                 f"{s.upper} function '{name}' uses pipe id {pid} but no '{s.init.name}' with id {pid} comes before it",
                 op=op,
             )
-        if not any(isinstance(p, need[d]) for p in prefix):
+        if not any(isinstance(p, s.buffer_op(d)) for p in prefix):
             raise PtoError(
-                f"{s.upper} function '{name}' uses {DIR_NAME[d]} cross-core ops but has no '{need[d].name}' before them",
+                f"{s.upper} function '{name}' uses {d.upper} cross-core ops but has no '{s.buffer_op(d).name}' before them",
                 op=op,
             )
         mask = get_int_attr(init, "dir_mask") or 0
-        if not mask & DIR_BIT[d]:
+        if not mask & d.bit:
             raise PtoError(
-                f"{s.upper} function '{name}' uses {DIR_NAME[d]} cross-core ops but its '{init.name}'"
-                f"{_where(init)} has dir_mask {mask}, which does not enable {DIR_NAME[d]}",
+                f"{s.upper} function '{name}' uses {d.upper} cross-core ops but its '{init.name}'"
+                f"{_where(init)} has dir_mask {mask}, which does not enable {d.upper}",
                 op=op,
             )
         size, slot = transfer_bytes(op), get_int_attr(init, "slot_size") or 0
@@ -420,10 +410,10 @@ def _check_import(f: func.FuncOp, s: Side, op: ImportPeerBufferOp, funcs: dict[s
     peer_name = op.peer_func.root_reference.data
     buf = op.buffer_name.data
     peer = funcs.get(peer_name)
-    other = "aiv" if s.name == "aic" else "aic"
-    if peer is None or kind_of(peer) != other:
-        what = "does not exist" if peer is None else f"is not an {other.upper()} function"
-        raise PtoError(f"'{op.name}' peer_func @{peer_name} {what}; name the {other.upper()} kernel that reserves "
+    other = s.core.other
+    if peer is None or kind_of(peer) != other.kind:
+        what = "does not exist" if peer is None else f"is not an {other.upper} function"
+        raise PtoError(f"'{op.name}' peer_func @{peer_name} {what}; name the {other.upper} kernel that reserves "
                        f"'{buf}'", op=op)
     reserves = [r for r in peer.walk() if isinstance(r, ReserveBufferOp) and r.buffer_name.data == buf]
     if not reserves:

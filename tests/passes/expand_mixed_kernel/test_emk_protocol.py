@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from pypto_mlir import PtoError, make_context, parse_module, print_module, verify_module
+from pypto_mlir.dialects.pto_traits import CoreSide
 from pypto_mlir.passes.analysis.affinity import AffinityAnalysis
 from pypto_mlir.passes.analysis.hazards import Dependence
 from pypto_mlir.passes.expand_mixed_kernel.gm_sync import gm_dependences
@@ -38,8 +39,8 @@ def finish(text: str, target: str = "a2a3", name: str = "f") -> str:
     fs = funcs(m)
     aic, aiv = fs[f"{name}_aic"], fs[f"{name}_aiv"]
     original = fs.get(name, aic)
-    finalize_tfrees(aic, "aic")
-    finalize_tfrees(aiv, "aiv")
+    finalize_tfrees(aic, CoreSide.AIC)
+    finalize_tfrees(aiv, CoreSide.AIV)
     build_pipe_setup(aic, aiv, name, original, target)
     stamp_dual_aiv_dispatch(aiv, original, target)
     adapt_manual_v2c_pushes(m, target)
@@ -269,7 +270,7 @@ def test_no_setup_for_dynamic_tile_and_verifier_reports_it() -> None:
     text = C2V_PAIR.replace(ACC, "!pto.tile<?x128xf32, acc>")
     m = module(text)
     fs = funcs(m)
-    finalize_tfrees(fs["f_aiv"], "aiv")
+    finalize_tfrees(fs["f_aiv"], CoreSide.AIV)
     build_pipe_setup(fs["f_aic"], fs["f_aiv"], "f", fs["f_aic"], "a2a3")
     assert "initialize_pipe" not in print_module(m)
     with pytest.raises(PtoError, match="non-static tile size"):
@@ -473,8 +474,8 @@ def test_tfree_is_idempotent() -> None:
     func.return"""))
     m = parse_module(once)
     fs = funcs(m)
-    finalize_tfrees(fs["f_aic"], "aic")
-    finalize_tfrees(fs["f_aiv"], "aiv")
+    finalize_tfrees(fs["f_aic"], CoreSide.AIC)
+    finalize_tfrees(fs["f_aiv"], CoreSide.AIV)
     build_pipe_setup(fs["f_aic"], fs["f_aiv"], "f", fs["f_aic"], "a2a3")
     adapt_manual_v2c_pushes(m, "a2a3")
     assert print_module(m) == once

@@ -107,13 +107,14 @@ def test_op_maps_given_to_the_gm_sync_hook():
     """`aic_map`/`aiv_map` send each original op to its clone on the side that kept it (absent where dropped)."""
     from pypto_mlir.dialects.pto_ops import LoadOp, MatmulOp, StoreOp
     from pypto_mlir.passes.analysis.affinity import AffinityAnalysis
+    from pypto_mlir.dialects.pto_traits import CoreSide
     from pypto_mlir.passes.expand_mixed_kernel.pass_ import build_side
 
     m = parse_module((ROOT / "examples" / "vector_prep_matmul.a2a3.mlir").read_text())
     f = next(g for g in m.ops if isinstance(g, func.FuncOp) and kind_of(g) == "incore")
     affinity = AffinityAnalysis(f)
-    aic = build_side(f, "aic", "a2a3", affinity, "prep_incore_0_aic")
-    aiv = build_side(f, "aiv", "a2a3", affinity, "prep_incore_0_aiv")
+    aic = build_side(f, CoreSide.AIC, "a2a3", affinity, "prep_incore_0_aic")
+    aiv = build_side(f, CoreSide.AIV, "a2a3", affinity, "prep_incore_0_aiv")
     aic_map, aiv_map = aic.op_map(), aiv.op_map()
     ops = list(f.walk())
     vec_load = next(o for o in ops if isinstance(o, LoadOp) and o.result.type.space == "vec")
