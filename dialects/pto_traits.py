@@ -83,8 +83,8 @@ class CoreSide(StrEnum):
         return "mat" if self is CoreSide.AIC else "vec"
 
     @property
-    def upper(self) -> str:
-        """The side as messages write it: `AIC` / `AIV`."""
+    def tag(self) -> str:
+        """The side as messages write it: `AIC` / `AIV` (not `upper`, which would hide `str.upper()`)."""
         return self.value.upper()
 
     @property
@@ -123,7 +123,7 @@ class PipeDirection(StrEnum):
         return 1 if self is PipeDirection.C2V else 2
 
     @property
-    def upper(self) -> str:
+    def tag(self) -> str:
         """The direction as messages write it: `C2V` / `V2C`."""
         return self.value.upper()
 

@@ -51,7 +51,7 @@ class Side:
 
     @property
     def upper(self) -> str:
-        return self.core.upper
+        return self.core.tag
 
     @property
     def pop_space(self) -> str:

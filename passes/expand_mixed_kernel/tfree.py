@@ -124,7 +124,7 @@ def check_local_depth(f: func.FuncOp, side: CoreSide, depth: int, setting: str, 
     `setting` names where the depth comes from, for the message (e.g. "pto.local_slot_num = 1 on @f").  With
     `ring`, `depth` is the ring's slot_num (no local depth given): holding more than that would hang both cores."""
     s = side_of(side)
-    d = PipeDirection.to_consumer(side).upper
+    d = PipeDirection.to_consumer(side).tag
 
     def describe(live: int, depth: int, setting: str, pop: Operation) -> str:
         head = f"{s.upper} function '{f.sym_name.data}' holds {live} popped {d} slots at once here, but "

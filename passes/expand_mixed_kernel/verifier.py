@@ -174,7 +174,7 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
     for op in md.transfers + inits:
         if _op_side(op) is not s.core:
             raise PtoError(
-                f"'{op.name}' is an {s.core.other.upper}-side op and cannot appear in {s.upper} function '{name}'", op=op
+                f"'{op.name}' is an {s.core.other.tag}-side op and cannot appear in {s.upper} function '{name}'", op=op
             )
         if isinstance(op, s.tpop):
             space = op.results[0].type.space  # type: ignore[attr-defined]
@@ -254,7 +254,7 @@ def _check_init(f: func.FuncOp, s: Side, init: Operation, target: str | None) ->
         if not active and not is_zero_i32(operand):
             raise PtoError(
                 f"'{init.name}' {d} operand must be the `arith.constant 0 : i32` placeholder: dir_mask {mask} "
-                f"leaves {d.upper} inactive",
+                f"leaves {d.tag} inactive",
                 op=init,
             )
         if active:
@@ -262,7 +262,7 @@ def _check_init(f: func.FuncOp, s: Side, init: Operation, target: str | None) ->
             if is_zero_i32(operand) or not isinstance(operand.owner, want):
                 raise PtoError(
                     f"'{init.name}' {d} operand must be the result of '{want.name}' (dir_mask {mask} makes "
-                    f"{d.upper} active on this {s.upper} side)",
+                    f"{d.tag} active on this {s.upper} side)",
                     op=init,
                 )
 
@@ -306,14 +306,14 @@ def _check_transfers(f: func.FuncOp, s: Side, transfers: list[Operation]) -> Non
             )
         if not any(isinstance(p, s.buffer_op(d)) for p in prefix):
             raise PtoError(
-                f"{s.upper} function '{name}' uses {d.upper} cross-core ops but has no '{s.buffer_op(d).name}' before them",
+                f"{s.upper} function '{name}' uses {d.tag} cross-core ops but has no '{s.buffer_op(d).name}' before them",
                 op=op,
             )
         mask = get_int_attr(init, "dir_mask") or 0
         if not mask & d.bit:
             raise PtoError(
-                f"{s.upper} function '{name}' uses {d.upper} cross-core ops but its '{init.name}'"
-                f"{_where(init)} has dir_mask {mask}, which does not enable {d.upper}",
+                f"{s.upper} function '{name}' uses {d.tag} cross-core ops but its '{init.name}'"
+                f"{_where(init)} has dir_mask {mask}, which does not enable {d.tag}",
                 op=op,
             )
         size, slot = transfer_bytes(op), get_int_attr(init, "slot_size") or 0
@@ -412,8 +412,8 @@ def _check_import(f: func.FuncOp, s: Side, op: ImportPeerBufferOp, funcs: dict[s
     peer = funcs.get(peer_name)
     other = s.core.other
     if peer is None or kind_of(peer) != other.kind:
-        what = "does not exist" if peer is None else f"is not an {other.upper} function"
-        raise PtoError(f"'{op.name}' peer_func @{peer_name} {what}; name the {other.upper} kernel that reserves "
+        what = "does not exist" if peer is None else f"is not an {other.tag} function"
+        raise PtoError(f"'{op.name}' peer_func @{peer_name} {what}; name the {other.tag} kernel that reserves "
                        f"'{buf}'", op=op)
     reserves = [r for r in peer.walk() if isinstance(r, ReserveBufferOp) and r.buffer_name.data == buf]
     if not reserves:

@@ -157,10 +157,11 @@ def _check_call_attrs(module: ModuleOp) -> None:
         return
     from xdsl.dialects import func
 
-    from pypto_mlir.dialects.pto_types import kind_of
+    from pypto_mlir.dialects.pto_traits import CoreSide
+    from pypto_mlir.dialects.pto_types import FunctionKind, kind_of
 
     funcs = {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, func.FuncOp)}
-    tasks: dict[tuple[Operation, int], set[str]] = {}
+    tasks: dict[tuple[Operation, int], set[CoreSide]] = {}
     for op in module.walk():
         if not isinstance(op, func.CallOp):
             continue
@@ -199,17 +200,20 @@ def _check_call_attrs(module: ModuleOp) -> None:
         parent = op.parent_op()
         callee = funcs.get(op.callee.root_reference.data)
         kind = kind_of(callee) if callee is not None else None
-        if not (isinstance(parent, func.FuncOp) and kind_of(parent) == "group") or kind not in ("aic", "aiv", "incore"):
+        if not (isinstance(parent, func.FuncOp) and kind_of(parent) == FunctionKind.GROUP) or kind not in (
+            FunctionKind.AIC, FunctionKind.AIV, FunctionKind.INCORE
+        ):
             raise PtoError(
                 "'func.call' op has 'pto.task_id', which names the runtime task of a Group member: it belongs on a "
                 "call of an AIC, AIV or InCore kernel directly in the body of a Group (pto.kind = #pto.kind<group>)",
                 op=op,
             )
-        sides = {"aic", "aiv"} if kind == "incore" else {kind}
+        side_of_kind = CoreSide.of_kind(kind)
+        sides = set(CoreSide) if side_of_kind is None else {side_of_kind}  # an InCore kernel fills both
         key = (parent, task.value.data)
         taken = tasks.setdefault(key, set())
         if taken & sides:
-            side = sorted(taken & sides)[0].upper()
+            side = sorted(taken & sides)[0].tag
             raise PtoError(
                 f"'func.call' op has pto.task_id = {task.value.data}, whose {side} subslot another call of Group "
                 f"@{parent.sym_name.data} already fills; a task has one AIC and one AIV member call",
@@ -284,19 +288,19 @@ def _check_pipe_kernel_calls(module: ModuleOp) -> None:
         return
     from xdsl.dialects import func
 
-    from pypto_mlir.dialects.pto_traits import PipeSetup
-    from pypto_mlir.dialects.pto_types import kind_of
+    from pypto_mlir.dialects.pto_traits import CoreSide, PipeSetup
+    from pypto_mlir.dialects.pto_types import FunctionKind, kind_of
 
     funcs = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)]
     piped = {
         f.sym_name.data
         for f in funcs
-        if kind_of(f) in ("aic", "aiv") and any(op.has_trait(PipeSetup) for op in f.walk())
+        if CoreSide.of_kind(kind_of(f)) is not None and any(op.has_trait(PipeSetup) for op in f.walk())
     }
     if not piped:
         return
     for f in funcs:
-        if kind_of(f) == "group":
+        if kind_of(f) == FunctionKind.GROUP:
             continue
         for op in f.walk():
             if isinstance(op, func.CallOp) and op.callee.root_reference.data in piped:

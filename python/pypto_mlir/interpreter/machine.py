@@ -23,9 +23,9 @@ from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
-from pypto_mlir.dialects.pto_traits import BoundaryAffinity, PipeDirection, PipeFree, PipePop, PipePush, SlotView
+from pypto_mlir.dialects.pto_traits import BoundaryAffinity, CoreSide, PipeDirection, PipeFree, PipePop, PipePush, SlotView
 from pypto_mlir.dialects.pto_traits import PipeInit as PipeInitTrait
-from pypto_mlir.dialects.pto_types import SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
+from pypto_mlir.dialects.pto_types import FunctionKind, SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
 
 from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 from pypto_mlir.passes.analysis.lineage import output_binding
@@ -83,7 +83,7 @@ class Ctx:
     """Where code runs: which core, which lane, whether stores are visible, which Group it belongs to."""
 
     label: str
-    side: str  # "aic", "aiv", or "any" (orchestration, incore, mixed code)
+    side: CoreSide | None  # None: any core (orchestration, incore, mixed code)
     lane: int | None = None
     replay: bool = False  # lane 1 of a dual dispatch: takes part in the handshakes, does no visible store
     group: GroupRun | None = None
@@ -105,7 +105,7 @@ class PipeInit:
 @dataclass
 class Entry:
     seq: int
-    push_ops: dict[Any, Operation] = field(default_factory=dict)  # producer (lane or "aic") -> tpush op
+    push_ops: dict[Any, Operation] = field(default_factory=dict)  # producer (lane or CoreSide.AIC) -> tpush op
     parts: dict[Any, Tile] = field(default_factory=dict)
     codes: dict[Any, int] = field(default_factory=dict)
     strides: dict[Any, int | None] = field(default_factory=dict)
@@ -118,7 +118,7 @@ class Entry:
 class Ring:
     """One direction of one pipe: `slot_num` slots between the AIC and the AIV lanes."""
 
-    def __init__(self, pipe_id: int, direction: str, slot_num: int, slot_size: int, lanes: list[int]):
+    def __init__(self, pipe_id: int, direction: PipeDirection, slot_num: int, slot_size: int, lanes: list[int]):
         self.pipe_id = pipe_id
         self.direction = direction
         self.slot_num = slot_num
@@ -130,11 +130,11 @@ class Ring:
 
     @property
     def producers(self) -> list[Any]:
-        return ["aic"] if self.direction == "c2v" else list(self.lanes)
+        return [CoreSide.AIC] if self.direction is PipeDirection.C2V else list(self.lanes)
 
     @property
     def consumers(self) -> list[Any]:
-        return list(self.lanes) if self.direction == "c2v" else ["aic"]
+        return list(self.lanes) if self.direction is PipeDirection.C2V else [CoreSide.AIC]
 
     def released(self) -> int:
         return sum(1 for e in self.entries if set(self.consumers) <= e.freed)
@@ -151,7 +151,7 @@ class GroupRun:
         self.aiv_name = aiv_name
         self.aic_name = aic_name
         self.rings: dict[tuple[int, str], Ring] = {}
-        self.inits: dict[tuple[int, str], PipeInit] = {}  # (pipe id, side) -> init
+        self.inits: dict[tuple[int, CoreSide], PipeInit] = {}  # (pipe id, side) -> init
         self.gathers: dict[int, dict[int, Tile]] = {}
         self.gather_clocks: dict[int, dict[int, dict]] = {}
         self.progress = 0
@@ -181,7 +181,7 @@ class Machine:
     # -- entry --------------------------------------------------------------------------------------------------
     def run(self, entry: str, args: list[Any]) -> list[Any]:
         f = self.lookup(entry, None)
-        ctx = Ctx(label=f"@{entry}", side="any", func_name=entry)
+        ctx = Ctx(label=f"@{entry}", side=None, func_name=entry)
         return self.drive(self.call_function(f, args, ctx, None), ctx)
 
     def drive(self, gen: Gen, ctx: Ctx) -> Any:
@@ -208,12 +208,12 @@ class Machine:
         """Run `f` in the right way for its kind: a Group, a lone AIC/AIV kernel, a split incore, or inline."""
         kind = kind_of(f)
         name = f.sym_name.data
-        if kind == "group":
+        if kind == FunctionKind.GROUP:
             return (yield from self.run_group(f, args, ctx))
-        if kind in ("aic", "aiv") and ctx.group is None:
+        if CoreSide.of_kind(kind) is not None and ctx.group is None:
             # A kernel launched by itself: a Group of one member.
             return self.run_members([(f, args, at)], f"@{name}", at, in_group=False)[0]
-        if kind == "incore" and has_unit(f, "pto.split_aiv") and ctx.lane is None and not _has_regions(f):
+        if kind == FunctionKind.INCORE and has_unit(f, "pto.split_aiv") and ctx.lane is None and not _has_regions(f):
             return self.run_split_incore(f, args, at)
         return (yield from self.exec_func(f, args, ctx))
 
@@ -259,7 +259,7 @@ class Machine:
         for op in block.ops:
             if isinstance(op, func.CallOp):
                 callee = self.lookup(op.callee.root_reference.data, op)
-                if kind_of(callee) in ("aic", "aiv"):
+                if CoreSide.of_kind(kind_of(callee)) is not None:
                     if any(o in env and _is_pending(env[o]) and o not in bound for o in op.operands):
                         join()
                     args = [arg(o, op) for o in op.operands]
@@ -290,8 +290,8 @@ class Machine:
         self, members: list[tuple[func.FuncOp, list[Any], Operation | None]], label: str, at, in_group: bool = True
     ) -> list:
         """Run AIC/AIV kernels concurrently; returns each member's results (lane 0's for a two-lane AIV)."""
-        aivs = [m for m in members if kind_of(m[0]) == "aiv"]
-        aics = [m for m in members if kind_of(m[0]) == "aic"]
+        aivs = [m for m in members if kind_of(m[0]) == FunctionKind.AIV]
+        aics = [m for m in members if kind_of(m[0]) == FunctionKind.AIC]
         if len(aivs) > 1 or len(aics) > 1:
             raise RunError(
                 f"{label} starts {len(aics)} AIC and {len(aivs)} AIV kernels; the interpreter runs at most one of each",
@@ -303,15 +303,15 @@ class Machine:
         for i, (g, args, call) in enumerate(members):
             name = g.sym_name.data
             task = _task_id(call)
-            if kind_of(g) == "aic":
-                ctx = Ctx(label=f"@{name} (AIC{task})", side="aic", group=grp, func_name=name)
+            if kind_of(g) == FunctionKind.AIC:
+                ctx = Ctx(label=f"@{name} (AIC{task})", side=CoreSide.AIC, group=grp, func_name=name)
                 cores.append((ctx, self.exec_func(g, args, ctx), i))
             else:
                 for lane in lanes:
                     tag = f" lane {lane}" if len(lanes) > 1 else ""
                     ctx = Ctx(
                         label=f"@{name}{tag} (AIV{task})",
-                        side="aiv",
+                        side=CoreSide.AIV,
                         lane=lane,
                         replay=dual and lane == 1,
                         group=grp,
@@ -373,7 +373,7 @@ class Machine:
         grp = GroupRun([0, 1], name, None)
         cores = []
         for lane in (0, 1):
-            ctx = Ctx(label=f"@{name} lane {lane}", side="any", lane=lane, group=grp, func_name=name)
+            ctx = Ctx(label=f"@{name} lane {lane}", side=None, lane=lane, group=grp, func_name=name)
             cores.append((ctx, self.exec_func(f, args, ctx), 0 if lane == 0 else -1))
         results = self.schedule(cores, grp, f"@{name}")
         self.check_races(grp, f"@{name}")
@@ -385,7 +385,7 @@ class Machine:
         grp = GroupRun([0, 1], ctx.func_name, None)
         cores = []
         for lane in (0, 1):
-            lctx = Ctx(label=f"{ctx.label} region lane {lane}", side="any", lane=lane, group=grp, func_name=ctx.func_name)
+            lctx = Ctx(label=f"{ctx.label} region lane {lane}", side=None, lane=lane, group=grp, func_name=ctx.func_name)
             lenv = dict(env)
             lenv[op.aiv_id] = lane
             cores.append((lctx, self.exec_block(op.body.block, lenv, lctx), 0 if lane == 0 else -1))
@@ -562,7 +562,7 @@ class Machine:
         grp = ctx.group
         if grp is None or ctx.replay:
             return
-        if ctx.side == "any" and t.memory_space.data != "vec":
+        if ctx.side is None and t.memory_space.data != "vec":
             return
         box = tuple((i, i + 1) if isinstance(i, int) else (i.start, i.stop) for i in idx)
         if values is not None:
@@ -710,9 +710,9 @@ class Machine:
         ctx.buffers[h] = ("import", op.buffer_name.data, 0, op)
         return [h]
 
-    def _init_pipe(self, op, args, ctx: Ctx, side: str) -> list:
+    def _init_pipe(self, op, args, ctx: Ctx, side: CoreSide) -> list:
         if ctx.group is None or ctx.side != side:
-            raise InterpError(f"'{op.name}' runs outside an {side.upper()} kernel of a Group")
+            raise InterpError(f"'{op.name}' runs outside an {side.tag} kernel of a Group")
         grp = ctx.group
         pid = P.get_int_attr(op, "id") or 0
         dir_mask = P.get_int_attr(op, "dir_mask") or 0
@@ -721,8 +721,8 @@ class Machine:
         local = P.get_int_attr(op, "local_slot_num") or slot_num
         if pid in ctx.pipes:
             raise InterpError(f"pipe {pid} is initialized twice on this core (first at {loc_str(ctx.pipes[pid].op)})")
-        for bit, dname, arg in ((1, "c2v", args[0]), (2, "v2c", args[1])):
-            active = bool(dir_mask & bit)
+        for dname, arg in ((PipeDirection.C2V, args[0]), (PipeDirection.V2C, args[1])):
+            active = bool(dir_mask & dname.bit)
             h = int(arg)
             if active and h == 0:
                 raise InterpError(f"direction {dname} is active (dir_mask = {dir_mask}) but its buffer operand is the 0 placeholder")
@@ -730,11 +730,11 @@ class Machine:
                 buf = ctx.buffers.get(h)
                 if buf is None:
                     raise InterpError(f"the {dname} buffer operand is not a reserve_buffer/import_peer_buffer handle")
-                consumer = (side == "aiv") == (dname == "c2v")
+                consumer = dname.consumer is side
                 want = "reserve" if consumer else "import"
                 if buf[0] != want:
                     raise InterpError(
-                        f"the {dname} buffer of the {side.upper()} side must come from {want}_"
+                        f"the {dname} buffer of the {side.tag} side must come from {want}_"
                         f"{'buffer' if want == 'reserve' else 'peer_buffer'} (this core consumes "
                         f"{'it' if consumer else 'nothing of it'}), but it comes from a {buf[0]} at {loc_str(buf[3])}"
                     )
@@ -745,7 +745,7 @@ class Machine:
                     )
         init = PipeInit(dir_mask, slot_size, slot_num, op)
         ctx.pipes[pid] = init
-        other = grp.inits.get((pid, "aiv" if side == "aic" else "aic"))
+        other = grp.inits.get((pid, side.other))
         if other is not None:
             for what in ("dir_mask", "slot_size", "slot_num"):
                 if getattr(other, what) != getattr(init, what):
@@ -755,8 +755,8 @@ class Machine:
                     )
         if (pid, side) not in grp.inits or ctx.lane == 0 or ctx.lane is None:
             grp.inits[(pid, side)] = init
-        for bit, dname in ((1, "c2v"), (2, "v2c")):
-            if dir_mask & bit and (pid, dname) not in grp.rings:
+        for dname in PipeDirection:
+            if dir_mask & dname.bit and (pid, dname) not in grp.rings:
                 grp.rings[(pid, dname)] = Ring(pid, dname, slot_num, slot_size, grp.lanes)
         return []
 
@@ -768,13 +768,12 @@ class Machine:
         return self._init_pipe(op, args, ctx, init.side)
 
     # -- transfer -----------------------------------------------------------------------------------------------------
-    def _ring(self, op, ctx: Ctx, direction: str, side: str) -> Ring:
+    def _ring(self, op, ctx: Ctx, direction: PipeDirection, side: CoreSide) -> Ring:
         if ctx.group is None or ctx.side != side:
-            where = "AIC" if side == "aic" else "AIV"
-            raise InterpError(f"'{op.name}' is a cross-core op and must run in an {where} kernel of a Group")
+            raise InterpError(f"'{op.name}' is a cross-core op and must run in an {side.tag} kernel of a Group")
         pid = P.get_int_attr(op, "id") or 0
         init = ctx.pipes.get(pid)
-        bit = PipeDirection(direction).bit
+        bit = direction.bit
         if init is None:
             raise InterpError(
                 f"pipe {pid} was not initialized on this core: no pto.{side}_initialize_pipe ran before this op"
@@ -797,7 +796,7 @@ class Machine:
             )
 
     def _producer_key(self, ctx: Ctx) -> Any:
-        return "aic" if ctx.side == "aic" else ctx.lane or 0
+        return CoreSide.AIC if ctx.side is CoreSide.AIC else ctx.lane or 0
 
     @impl_sync(*P.TPUSH_OPS)
     def run_tpush(self, op, args, env, ctx) -> Gen:
@@ -806,10 +805,10 @@ class Machine:
         assert push is not None
         return (yield from self._push(op, args[0], ctx, push.direction, push.side))
 
-    def _push(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> Gen:
+    def _push(self, op, tile: Tile, ctx: Ctx, direction: PipeDirection, side: CoreSide) -> Gen:
         ring = self._ring(op, ctx, direction, side)
         self._check_slot(op, ring, tile.type, "pushed")
-        if direction == "v2c" and self.target == "a5" and is_scale_carrier(tile.type) and tuple(tile.valid) != tuple(tile.data.shape):
+        if direction is PipeDirection.V2C and self.target == "a5" and is_scale_carrier(tile.type) and tuple(tile.valid) != tuple(tile.data.shape):
             raise InterpError(
                 f"an MX scale carrier with valid region {list(tile.valid)} of its {list(tile.data.shape)} box cannot "
                 "be pushed: the a5 V->C transfer inserts whole 32-byte fractal rows, so only the full physical box "
@@ -852,7 +851,7 @@ class Machine:
         assert pop is not None
         return (yield from self._pop(op, ctx, pop.direction, pop.side))
 
-    def _pop(self, op, ctx: Ctx, direction: str, side: str) -> Gen:
+    def _pop(self, op, ctx: Ctx, direction: PipeDirection, side: CoreSide) -> Gen:
         ring = self._ring(op, ctx, direction, side)
         t: TileType = op.result.type
         self._check_slot(op, ring, t, "popped")
@@ -879,17 +878,17 @@ class Machine:
 
     def _deliver(self, op, e: Entry, ring: Ring, code: int, t: TileType, ctx: Ctx) -> Tile:
         shape = static_shape(t)
-        if ring.direction == "c2v":
-            full = e.parts["aic"]
+        if ring.direction is PipeDirection.C2V:
+            full = e.parts[CoreSide.AIC]
             if full.data.dtype != np.dtype(_np(t)):
-                raise InterpError(f"this tpop expects {t.element_type} but the tile pushed at {loc_str(e.push_ops['aic'])} holds {full.type.element_type}")
+                raise InterpError(f"this tpop expects {t.element_type} but the tile pushed at {loc_str(e.push_ops[CoreSide.AIC])} holds {full.type.element_type}")
             if code == 0:
-                self._same_box(full, shape, e.push_ops["aic"])
+                self._same_box(full, shape, e.push_ops[CoreSide.AIC])
                 return repad(make_tile(full.data, t, full.valid))
             axis = split_dim_of_code(code)
             box = shape[axis]
-            stride = self._stride(op, e, "aic", box)
-            self._check_code(code, axis, full.valid[axis], stride, e.push_ops["aic"])
+            stride = self._stride(op, e, CoreSide.AIC, box)
+            self._check_code(code, axis, full.valid[axis], stride, e.push_ops[CoreSide.AIC])
             part = shard_part(full, axis, ctx.lane or 0, box, stride, t)
             check_static_valid(t, part, ctx.lane or 0, full.valid[axis], stride, axis)
             return part
@@ -987,7 +986,7 @@ class Machine:
         assert free is not None
         return self._free(op, args[0], ctx, free.direction, free.side)
 
-    def _free(self, op, tile: Tile, ctx: Ctx, direction: str, side: str) -> list:
+    def _free(self, op, tile: Tile, ctx: Ctx, direction: PipeDirection, side: CoreSide) -> list:
         ring = self._ring(op, ctx, direction, side)
         me = self._producer_key(ctx)
         lease = tile.lease
@@ -1054,7 +1053,7 @@ def _np(t: TileType):
 
 
 def _who(c) -> str:
-    return "the AIC" if c == "aic" else f"AIV lane {c}"
+    return "the AIC" if c == CoreSide.AIC else f"AIV lane {c}"
 
 
 class _Pending:

@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, UnitAttr
 from xdsl.ir import Attribute
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_types import TensorType, TileType
+from pypto_mlir.dialects.pto_types import FunctionKind, TensorType, TileType
 
 from .machine import Machine, kind_of
 from .values import Buffer, Tile, is_float_dtype, make_tile, np_dtype, static_shape
@@ -30,7 +30,7 @@ def find_entry(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
             if f.sym_name.data == entry:
                 return f
         raise PtoError(f"no function @{entry} in the module (functions: {', '.join('@' + f.sym_name.data for f in funcs)})", op=module)
-    orch = [f for f in funcs if kind_of(f) == "orchestration"]
+    orch = [f for f in funcs if kind_of(f) == FunctionKind.ORCHESTRATION]
     if len(orch) == 1:
         return orch[0]
     for f in funcs:
