@@ -59,7 +59,7 @@ def intrinsic_affinity(op: Operation) -> Affinity:
 def placed_affinity(op: Operation) -> Affinity:
     """The side an op is *placed* on when a mixed kernel is split: its intrinsic affinity, except that a
     no-duplicate shared op (`NoDuplicate`, e.g. `pto.notify`) goes to the vector side only (reference: the
-    region placement `core_placement = "aiv"`; here it applies in the whole mixed kernel)."""
+    region placement `core_placement` AIV; here it applies in the whole mixed kernel)."""
     a = intrinsic_affinity(op)
     if a == Affinity.SHARED and op.has_trait(NoDuplicate):
         return Affinity.VECTOR

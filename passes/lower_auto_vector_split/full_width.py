@@ -31,6 +31,7 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import ReshapeOp, TransposeOp, TransposeViewOp
+from pypto_mlir.dialects.pto_traits import PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.split_axis import ReshapeSplitError, reshape_split_target
@@ -79,7 +80,7 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
     """The vector values (and C->V move results) of `f` to keep at full width; see the module docstring."""
     keep: set[SSAValue] = set()
     for op in f.body.walk():
-        if is_boundary_move(op) and move_direction(op) == "v2c" and gather_unplaceable(op, dim):
+        if is_boundary_move(op) and move_direction(op) is PipeDirection.V2C and gather_unplaceable(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=False)
         elif reshape_unsplittable(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
@@ -116,7 +117,7 @@ def _backward_chain(root: SSAValue, sink: Operation, through_axis_movers: bool) 
             continue
         if op.regions or (isinstance(op, AXIS_MOVERS) and not through_axis_movers):
             return None  # control flow; or the V->C operand's split axis may not be the function's (the gather decides)
-        if move_direction(op) == "c2v":
+        if move_direction(op) is PipeDirection.C2V:
             chain.update(op.results)
             continue  # the cube source stays full width anyway
         if intrinsic_affinity(op) == Affinity.CUBE or not any(isinstance(r.type, TileType) for r in op.results):

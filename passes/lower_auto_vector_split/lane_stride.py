@@ -33,7 +33,7 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
     TPushToAicOp,
 )
-from pypto_mlir.dialects.pto_traits import TileGenerator
+from pypto_mlir.dialects.pto_traits import PipeDirection, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, move_direction
 from pypto_mlir.passes.analysis.lanes import ceil_half, lane_extents, resolve_lane_stride
@@ -52,12 +52,12 @@ def scan_lane_stride(f: FuncOp, dim: int, full_width: set[SSAValue] | frozenset[
     boundary: tuple[int, int] | None = None
     for op in f.body.walk():
         if full_width and (
-            any(r in full_width for r in op.results) or (move_direction(op) == "v2c" and op.operands[0] in full_width)
+            any(r in full_width for r in op.results) or (move_direction(op) is PipeDirection.V2C and op.operands[0] in full_width)
         ):
             continue
-        if isinstance(op, (AicGatherOp, TPushToAicOp, TPopFromAivOp)) or move_direction(op) == "v2c":
+        if isinstance(op, (AicGatherOp, TPushToAicOp, TPopFromAivOp)) or move_direction(op) is PipeDirection.V2C:
             return None
-        if move_direction(op) == "c2v" or isinstance(op, (AivShardOp, TPopFromAicOp)):
+        if move_direction(op) is PipeDirection.C2V or isinstance(op, (AivShardOp, TPopFromAicOp)):
             src = op.operands[0].type if op.operands else op.results[0].type
             assert isinstance(src, TileType)
             if src.rank <= dim:

@@ -67,7 +67,7 @@ from pypto_mlir.dialects.pto_ops import (
     TransposeViewOp,
     i64_attr,
 )
-from pypto_mlir.dialects.pto_traits import GmAccess, ReductionAxis, TileGenerator
+from pypto_mlir.dialects.pto_traits import GmAccess, PipeDirection, ReductionAxis, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim, format_shape
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.mx_scale import SCALE_SPACES, scale_kind, scale_mat_type
@@ -378,7 +378,7 @@ class SplitLowering:
         (it becomes an `aic_gather` plus the placement move, as in the reference)."""
         if is_boundary_move(op):
             return True
-        return move_direction(op) == "v2c" and op.operands[0] in self.own_shards
+        return move_direction(op) is PipeDirection.V2C and op.operands[0] in self.own_shards
 
     @staticmethod
     def _is_vector(op: Operation) -> bool:
@@ -808,7 +808,7 @@ class C2VBoundary(_SplitPattern):
     OPS = (MoveOp,)
 
     def applies(self, op: Operation) -> bool:
-        return isinstance(op, MoveOp) and move_direction(op) == "c2v"
+        return isinstance(op, MoveOp) and move_direction(op) is PipeDirection.C2V
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, MoveOp)
@@ -854,7 +854,7 @@ class V2CBoundary(_SplitPattern):
     """`%c = pto.move %v : vec -> <cube>` => `%c_mat = pto.aic_gather %v {split}` + `%c = pto.move %c_mat`."""
 
     def applies(self, op: Operation) -> bool:
-        return isinstance(op, MoveOp) and move_direction(op) == "v2c"
+        return isinstance(op, MoveOp) and move_direction(op) is PipeDirection.V2C
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, MoveOp)

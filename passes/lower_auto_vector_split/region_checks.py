@@ -36,7 +36,7 @@ from pypto_mlir.dialects.pto_ops import (
 )
 from pypto_mlir.dialects.pto_comm_ops import TileGetOp
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp
-from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, ReductionAxis
+from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, PipeDirection, ReductionAxis
 from pypto_mlir.dialects.pto_types import TensorType, TileType, format_dim, is_cube_memory
 from pypto_mlir.passes.analysis.hazards import op_accesses, tensor_roots
 
@@ -138,7 +138,7 @@ def _check_outside(op: Operation, aff: Affinity, fname: str) -> None:
             isinstance(owner, SplitAivScopeOp)
             and isinstance(v.type, TileType)
             and not is_cube_memory(v.type.space)
-            and (aff == Affinity.CUBE or move_direction(op) == "v2c")
+            and (aff == Affinity.CUBE or move_direction(op) is PipeDirection.V2C)
         ):
             raise PtoError(
                 f"{PREFIX}: {value_name(v)} is defined inside a pto.split_aiv_scope region but '{op.name}' reads it "
@@ -195,7 +195,7 @@ def _check_inside(op: Operation, aff: Affinity, scope: SplitAivScopeOp) -> None:
             continue
         if isinstance(op, AivShardOp):
             continue
-        if form == "full" and move_direction(op) == "c2v":
+        if form == "full" and move_direction(op) is PipeDirection.C2V:
             continue  # a full-width data-parallel region turns this move into an aiv_shard
         owner = v.owner
         producer = f"'{owner.name}'" if isinstance(owner, Operation) else "a function argument"
