@@ -68,8 +68,8 @@ def _named(value: SSAValue, base: str | None, suffix: str = "") -> None:
         value.name_hint = base + suffix
 
 
-class _BoundaryPattern:
-    """Shared mechanics of the boundary patterns (not a pattern itself)."""
+class _BoundaryPattern(RewritePattern):
+    """Base of the boundary patterns: one side's clone, and the mechanics each side's half of a pair shares."""
 
     def __init__(self, body: SideBody):
         self.body = body
@@ -77,6 +77,30 @@ class _BoundaryPattern:
     @property
     def side(self) -> CoreSide:
         return self.body.side
+
+    def boundary_move_dest(self, op: MoveOp, d: PipeDirection) -> TileType | None:
+        """The destination tile type of `op` when it is a boundary move of direction `d` of the original kernel
+        (not one this pass made), else None."""
+        if op not in self.body.orig_of or not is_boundary_move(op) or move_direction(op) is not d:
+            return None
+        dest = op.result.type
+        assert isinstance(dest, TileType)
+        return dest
+
+    def boundary_tiles(self, op: AivShardOp | AicGatherOp) -> tuple[TileType, TileType] | None:
+        """The source and result tile types of a shard / gather of the original kernel (not one this pass made),
+        else None."""
+        if op not in self.body.orig_of:
+            return None
+        src_t, res_t = op.src.type, op.result.type
+        assert isinstance(src_t, TileType) and isinstance(res_t, TileType)
+        return src_t, res_t
+
+    def pop_view(self, res_t: TileType, op: Operation) -> TileType:
+        """What this side pops for a shard / gather result `res_t`: its shape and valid region in this side's pop
+        space, as the cross-core transfer view."""
+        pop_t = TileType.get(res_t.get_shape(), res_t.element_type, self.side.pop_space, valid=res_t.get_valid())
+        return cross_core_transfer_type(pop_t, op)
 
     def _insert(self, rewriter: PatternRewriter, op: Operation, new_ops: list[Operation]) -> None:
         for n in new_ops:
@@ -104,135 +128,117 @@ class _BoundaryPattern:
             if self.body.orig_affinity(user) == self.body.own and dominates(pop, user):
                 user.operands = [pop.results[0] if i == use.index else v for i, v in enumerate(user.operands)]
 
+    def push(self, rewriter: PatternRewriter, op: Operation, new_ops: list[Operation]) -> None:
+        """Producer side: `new_ops` (ending in the push) replace the boundary, whose result is undefined here."""
+        self._insert(rewriter, op, new_ops)
+        self._leave_undefined(rewriter, op)
 
-class LowerCubeToVectorMove(RewritePattern):
-    """A cube -> vec `pto.move`: AIC pushes the source raw; AIV pops a tile typed as the destination."""
-
-    def __init__(self, body: SideBody):
-        self.impl = _BoundaryPattern(body)
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: MoveOp, rewriter: PatternRewriter) -> None:
-        b = self.impl
-        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) is not PipeDirection.C2V:
-            return
-        dest = op.result.type
-        assert isinstance(dest, TileType)
-        if b.side is CoreSide.AIC:
-            b._insert(rewriter, op, [TPushToAivOp(op.src, split=0)])
-            b._leave_undefined(rewriter, op)
-            return
-        pop = TPopFromAicOp(cross_core_transfer_type(dest, op), split=0)
-        _named(pop.result, op.result.name_hint)
-        b._insert(rewriter, op, [pop])
-        src = op.src
-        b._replace_result(rewriter, op, pop.result)
-        b._remap_source(src, pop)
-
-
-class LowerVectorToCubeMove(RewritePattern):
-    """A vec -> cube `pto.move`: AIC pops into `mat` (NZ) and places it; AIV pushes (through an NZ adapter on a5)."""
-
-    def __init__(self, body: SideBody):
-        self.impl = _BoundaryPattern(body)
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: MoveOp, rewriter: PatternRewriter) -> None:
-        b = self.impl
-        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) is not PipeDirection.V2C:
-            return
-        dest = op.result.type
-        assert isinstance(dest, TileType)
-        xfer = cross_core_transfer_type(dest, op)
-        dest_name = op.result.name_hint
-        if b.side is CoreSide.AIC:
-            pop = TPopFromAivOp(xfer, split=0)
-            new_ops: list[Operation] = [pop]
-            result = pop.result
-            if dest.space == "mat":
-                _named(pop.result, dest_name)
-            else:
-                _named(pop.result, dest_name, "_mat")
-                place = MoveOp(pop.result, dest)
-                _named(place.result, dest_name)
-                new_ops.append(place)
-                result = place.result
-            b._insert(rewriter, op, new_ops)
-            src = op.src
-            b._replace_result(rewriter, op, result)
-            b._remap_source(src, pop)
-            return
-        pushed = op.src
-        new_ops = []
-        if requires_v2c_fractal_adapt(b.body.target):
-            adapter = MoveOp(op.src, xfer.with_(memory_space="vec"))
-            _named(adapter.result, op.src.name_hint, "_nz")
+    def push_to_aic(self, rewriter: PatternRewriter, op: Operation, nz: TileType | None, split: int) -> None:
+        """AIV side of a V->C pair: the `tpush_to_aic` of the boundary's source, through the a5 fractal adapter
+        `%<src>_nz = pto.move` into `nz` when `nz` is given."""
+        pushed = op.operands[0]
+        new_ops: list[Operation] = []
+        if nz is not None:
+            adapter = MoveOp(pushed, nz)
+            _named(adapter.result, pushed.name_hint, "_nz")
             new_ops.append(adapter)
             pushed = adapter.result
-        new_ops.append(TPushToAicOp(pushed, split=0))
-        b._insert(rewriter, op, new_ops)
-        b._leave_undefined(rewriter, op)
+        new_ops.append(TPushToAicOp(pushed, split=split))
+        self.push(rewriter, op, new_ops)
+
+    def pop(self, rewriter: PatternRewriter, op: Operation, pop: Operation, remap_source: bool = False) -> None:
+        """Consumer side: `pop`, named like the boundary result, takes its place; with `remap_source` (a move)
+        this side's later reads of the move's source read the popped tile too."""
+        _named(pop.results[0], op.results[0].name_hint)
+        self._insert(rewriter, op, [pop])
+        src = op.operands[0]
+        self._replace_result(rewriter, op, pop.results[0])
+        if remap_source:
+            self._remap_source(src, pop)
+
+    def pop_and_place(self, rewriter: PatternRewriter, op: MoveOp, pop_type: TileType, split: int) -> None:
+        """AIC side of a V->C move into `dest`: `%<dest> = tpop_from_aiv` when `dest` is `mat`, else
+        `%<dest>_mat = tpop_from_aiv` and the placement move `%<dest> = pto.move` into `dest`'s space."""
+        dest = op.result.type
+        assert isinstance(dest, TileType)
+        name = op.result.name_hint
+        pop = TPopFromAivOp(pop_type, split=split)
+        new_ops: list[Operation] = [pop]
+        result = pop.result
+        if dest.space == "mat":
+            _named(pop.result, name)
+        else:
+            _named(pop.result, name, "_mat")
+            place = MoveOp(pop.result, dest)
+            _named(place.result, name)
+            new_ops.append(place)
+            result = place.result
+        self._insert(rewriter, op, new_ops)
+        src = op.src
+        self._replace_result(rewriter, op, result)
+        self._remap_source(src, pop)
 
 
-class LowerAivShard(RewritePattern):
+class LowerCubeToVectorMove(_BoundaryPattern):
+    """A cube -> vec `pto.move`: AIC pushes the source raw; AIV pops a tile typed as the destination."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MoveOp, rewriter: PatternRewriter) -> None:
+        if (dest := self.boundary_move_dest(op, PipeDirection.C2V)) is None:
+            return
+        if self.side is CoreSide.AIC:
+            self.push(rewriter, op, [TPushToAivOp(op.src, split=0)])
+            return
+        self.pop(rewriter, op, TPopFromAicOp(cross_core_transfer_type(dest, op), split=0), remap_source=True)
+
+
+class LowerVectorToCubeMove(_BoundaryPattern):
+    """A vec -> cube `pto.move`: AIC pops into `mat` (NZ) and places it; AIV pushes (through an NZ adapter on a5)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: MoveOp, rewriter: PatternRewriter) -> None:
+        if (dest := self.boundary_move_dest(op, PipeDirection.V2C)) is None:
+            return
+        xfer = cross_core_transfer_type(dest, op)
+        if self.side is CoreSide.AIC:
+            self.pop_and_place(rewriter, op, xfer, split=0)
+            return
+        nz = xfer.with_(memory_space="vec") if requires_v2c_fractal_adapt(self.body.target) else None
+        self.push_to_aic(rewriter, op, nz, split=0)
+
+
+class LowerAivShard(_BoundaryPattern):
     """`pto.aiv_shard`: a C->V pair carrying the pto-isa split code (and the lane stride, when set)."""
-
-    def __init__(self, body: SideBody):
-        self.impl = _BoundaryPattern(body)
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AivShardOp, rewriter: PatternRewriter) -> None:
-        b = self.impl
-        if op not in b.body.orig_of:
+        if (tiles := self.boundary_tiles(op)) is None:
             return
-        src_t, res_t = op.src.type, op.result.type
-        assert isinstance(src_t, TileType) and isinstance(res_t, TileType)
+        src_t, res_t = tiles
         split = op.split.value.data
         stride = op.lane_stride.value.data if op.lane_stride is not None else None
         stride = stride if stride is not None and stride > 0 else None
         code = shard_split_code(src_t, split, stride, op)
-        if b.side is CoreSide.AIC:
-            b._insert(rewriter, op, [TPushToAivOp(op.src, split=code, lane_stride=stride)])
-            b._leave_undefined(rewriter, op)
+        if self.side is CoreSide.AIC:
+            self.push(rewriter, op, [TPushToAivOp(op.src, split=code, lane_stride=stride)])
             return
-        pop_t = TileType.get(res_t.get_shape(), res_t.element_type, b.side.pop_space, valid=res_t.get_valid())
-        pop = TPopFromAicOp(cross_core_transfer_type(pop_t, op), split=code, lane_stride=stride)
-        _named(pop.result, op.result.name_hint)
-        b._insert(rewriter, op, [pop])
-        b._replace_result(rewriter, op, pop.result)
+        self.pop(rewriter, op, TPopFromAicOp(self.pop_view(res_t, op), split=code, lane_stride=stride))
 
 
-class LowerAicGather(RewritePattern):
+class LowerAicGather(_BoundaryPattern):
     """`pto.aic_gather`: a V->C pair carrying the (even) pto-isa split code; no placement move after the pop."""
-
-    def __init__(self, body: SideBody):
-        self.impl = _BoundaryPattern(body)
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AicGatherOp, rewriter: PatternRewriter) -> None:
-        b = self.impl
-        if op not in b.body.orig_of:
+        if (tiles := self.boundary_tiles(op)) is None:
             return
-        src_t, res_t = op.src.type, op.result.type
-        assert isinstance(src_t, TileType) and isinstance(res_t, TileType)
+        src_t, res_t = tiles
         code = gather_split_code(res_t, op.split.value.data, op)
-        if b.side is CoreSide.AIC:
-            pop_t = TileType.get(res_t.get_shape(), res_t.element_type, b.side.pop_space, valid=res_t.get_valid())
-            pop = TPopFromAivOp(cross_core_transfer_type(pop_t, op), split=code)
-            _named(pop.result, op.result.name_hint)
-            b._insert(rewriter, op, [pop])
-            b._replace_result(rewriter, op, pop.result)
+        if self.side is CoreSide.AIC:
+            self.pop(rewriter, op, TPopFromAivOp(self.pop_view(res_t, op), split=code))
             return
-        pushed = op.src
-        new_ops: list[Operation] = []
-        if requires_v2c_fractal_adapt(b.body.target):
-            adapter = MoveOp(op.src, src_t.with_(blayout=NZ[0], slayout=NZ[1]))
-            _named(adapter.result, op.src.name_hint, "_nz")
-            new_ops.append(adapter)
-            pushed = adapter.result
-        new_ops.append(TPushToAicOp(pushed, split=code))
-        b._insert(rewriter, op, new_ops)
-        b._leave_undefined(rewriter, op)
+        nz = src_t.with_(blayout=NZ[0], slayout=NZ[1]) if requires_v2c_fractal_adapt(self.body.target) else None
+        self.push_to_aic(rewriter, op, nz, split=code)
 
 
 def boundary_patterns(body: SideBody) -> list[RewritePattern]:

@@ -28,7 +28,6 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xdsl.rewriter import InsertPoint
 
 from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_ops import (
@@ -47,7 +46,6 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape, tile_bytes, transpose_view_type
 
-from ..analysis.affinity import is_boundary_move, move_direction
 from ..analysis.lanes import SPLIT_CODE_NAMES, SPLIT_NONE, SPLIT_UP_DOWN, split_dim_of_code
 from ..analysis.mx_scale import (
     GROUP_AXIS,
@@ -56,7 +54,6 @@ from ..analysis.mx_scale import (
     SCALE_LAYOUTS,
     SCALE_SPACES,
     is_e8m0,
-    is_scale_carrier,
     scale_kind,
     scale_layout_problem,
     scale_mat_type,
@@ -152,74 +149,42 @@ def build_carrier(src: SSAValue, kind: str, op: Operation) -> tuple[list[Operati
     return ops, v
 
 
-class LowerVectorToScaleMove(RewritePattern):
+class LowerVectorToScaleMove(_BoundaryPattern):
     """A vec -> `left_scale`/`right_scale` (or scale-typed `mat`) move: AIC pops the scale in `mat` and places
     it; AIV pushes the row/row carrier (split code 0)."""
 
-    def __init__(self, body: SideBody):
-        self.impl = _BoundaryPattern(body)
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MoveOp, rewriter: PatternRewriter) -> None:
-        b = self.impl
-        if op not in b.body.orig_of or not is_boundary_move(op) or move_direction(op) is not PipeDirection.V2C:
+        if (dest := self.boundary_move_dest(op, PipeDirection.V2C)) is None or scale_kind(dest) is None:
             return
-        dest = op.result.type
-        assert isinstance(dest, TileType)
-        if scale_kind(dest) is None:
-            return
-        _require_a5(b.body.target, f"this vector -> cube move into '{dest.space}'", op)
+        _require_a5(self.body.target, f"this vector -> cube move into '{dest.space}'", op)
         kind = _check_scale_dest(dest, op)
-        if b.side is CoreSide.AIC:
-            pop = TPopFromAivOp(scale_mat_type(dest), split=SPLIT_NONE)
-            new_ops: list[Operation] = [pop]
-            result = pop.result
-            if dest.space == "mat":
-                _named(pop.result, op.result.name_hint)
-            else:
-                _named(pop.result, op.result.name_hint, "_mat")
-                place = MoveOp(pop.result, dest)
-                _named(place.result, op.result.name_hint)
-                new_ops.append(place)
-                result = place.result
-            b._insert(rewriter, op, new_ops)
-            src = op.src
-            b._replace_result(rewriter, op, result)
-            b._remap_source(src, pop)
+        if self.side is CoreSide.AIC:
+            self.pop_and_place(rewriter, op, scale_mat_type(dest), split=SPLIT_NONE)
             return
         ops, carrier = build_carrier(op.src, kind, op)
-        b._insert(rewriter, op, ops + [TPushToAicOp(carrier, split=SPLIT_NONE)])
-        b._leave_undefined(rewriter, op)
+        self.push(rewriter, op, ops + [TPushToAicOp(carrier, split=SPLIT_NONE)])
 
 
-class LowerScaleGather(RewritePattern):
+class LowerScaleGather(_BoundaryPattern):
     """`pto.aic_gather` of an MX scale (result in `mat` with a scale layout): AIC pops the gathered logical
     scale; each AIV lane pushes its carrier; both carry the carrier's split code."""
 
-    def __init__(self, body: SideBody):
-        self.impl = _BoundaryPattern(body)
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AicGatherOp, rewriter: PatternRewriter) -> None:
-        b = self.impl
-        if op not in b.body.orig_of:
+        if (tiles := self.boundary_tiles(op)) is None:
             return
-        src_t, res_t = op.src.type, op.result.type
-        assert isinstance(src_t, TileType) and isinstance(res_t, TileType)
+        src_t, res_t = tiles
         kind = scale_kind(res_t)
         if kind is None:
             return
-        _require_a5(b.body.target, "this aic_gather of an f8E8M0FNU scale", op)
+        _require_a5(self.body.target, "this aic_gather of an f8E8M0FNU scale", op)
         code = _carrier_code(kind, op.split.value.data, res_t, src_t, op)
-        if b.side is CoreSide.AIC:
-            pop = TPopFromAivOp(res_t, split=code)
-            _named(pop.result, op.result.name_hint)
-            b._insert(rewriter, op, [pop])
-            b._replace_result(rewriter, op, pop.result)
+        if self.side is CoreSide.AIC:
+            self.pop(rewriter, op, TPopFromAivOp(res_t, split=code))
             return
         ops, carrier = build_carrier(op.src, kind, op)
-        b._insert(rewriter, op, ops + [TPushToAicOp(carrier, split=code)])
-        b._leave_undefined(rewriter, op)
+        self.push(rewriter, op, ops + [TPushToAicOp(carrier, split=code)])
 
 
 def mx_scale_patterns(body: SideBody) -> list[RewritePattern]:
