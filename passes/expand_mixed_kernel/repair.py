@@ -11,6 +11,8 @@ yielded into a live slot (closure over the yield, so multi-stage FIFO rotations 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
@@ -58,6 +60,33 @@ def _install_narrowed(body: SideBody, old: Operation, new: Operation, keep: list
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def _forward_live(live: set[int], operands: Sequence[SSAValue], block: Block, into: set[int], first: int = 0) -> bool:
+    """A live slot whose operand forwards an argument of `block` (from argument `first` on, as slot `index -
+    first`) keeps that slot of `into` alive too; True when it marked a new one."""
+    marked = False
+    for j in list(live):
+        v = operands[j]
+        if isinstance(v, BlockArgument) and v.block is block and v.index >= first and v.index - first not in into:
+            into.add(v.index - first)
+            marked = True
+    return marked
+
+
+def _replace_terminator(old: Operation, new: Operation) -> None:
+    """`new` (the narrowed terminator) takes the place and location of `old`."""
+    new.location = old.location
+    parent = old.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new, old)
+    erase_op(old)
+
+
+def _erase_dead_args(block: Block, args: Sequence[BlockArgument], live: set[int]) -> None:
+    for i in reversed(range(len(args))):
+        if i not in live:
+            block.erase_arg(args[i])
+
+
 def strip_dead_iter_args(body: SideBody) -> None:
     for op in list(_walk_post(body.func.body.block)):
         if isinstance(op, scf.ForOp) and op.parent is not None:
@@ -86,34 +115,15 @@ def _strip_while(body: SideBody, loop: scf.WhileOp) -> None:
             live_c.add(j)
     changed = True
     while changed:
-        changed = False
-        for j in list(live_c):
-            v = cond.args[j]
-            if isinstance(v, BlockArgument) and v.block is before and v.index not in live_b:
-                live_b.add(v.index)
-                changed = True
-        for i in list(live_b):
-            v = y.operands[i]
-            if isinstance(v, BlockArgument) and v.block is after and v.index not in live_c:
-                live_c.add(v.index)
-                changed = True
+        changed = _forward_live(live_c, cond.args, before, live_b)
+        changed = _forward_live(live_b, y.operands, after, live_c) or changed
     if len(live_b) == n and len(live_c) == m:
         return
     kb, kc = sorted(live_b), sorted(live_c)
-    new_cond = scf.ConditionOp(cond.condition, *[cond.args[j] for j in kc])
-    new_cond.location = cond.location
-    before.insert_op_before(new_cond, cond)
-    erase_op(cond)
-    new_yield = scf.YieldOp(*[y.operands[i] for i in kb])
-    new_yield.location = y.location
-    after.insert_op_before(new_yield, y)
-    erase_op(y)
-    for i in reversed(range(n)):
-        if i not in live_b:
-            before.erase_arg(before.args[i])
-    for j in reversed(range(m)):
-        if j not in live_c:
-            after.erase_arg(after.args[j])
+    _replace_terminator(cond, scf.ConditionOp(cond.condition, *[cond.args[j] for j in kc]))
+    _replace_terminator(y, scf.YieldOp(*[y.operands[i] for i in kb]))
+    _erase_dead_args(before, list(before.args), live_b)
+    _erase_dead_args(after, list(after.args), live_c)
     new_loop = scf.WhileOp([loop.arguments[i] for i in kb], [loop.res[j].type for j in kc], Region(), Region())
     _install_narrowed(body, loop, new_loop, kc)
     _transfer_origin(body, loop, new_loop)
@@ -130,24 +140,13 @@ def _strip_for(body: SideBody, loop: scf.ForOp) -> None:
     for i in range(n):
         if loop.res[i].uses or any(u.operation is not y for u in carries[i].uses):
             live.add(i)
-    changed = True
-    while changed:
-        changed = False
-        for j in list(live):
-            v = y.operands[j]
-            if isinstance(v, BlockArgument) and v.block is block and v.index >= 1 and v.index - 1 not in live:
-                live.add(v.index - 1)
-                changed = True
+    while _forward_live(live, y.operands, block, live, first=1):
+        pass
     if len(live) == n:
         return
     keep = sorted(live)
-    new_yield = scf.YieldOp(*[y.operands[i] for i in keep])
-    new_yield.location = y.location
-    block.insert_op_before(new_yield, y)
-    erase_op(y)
-    for i in reversed(range(n)):
-        if i not in live:
-            block.erase_arg(carries[i])
+    _replace_terminator(y, scf.YieldOp(*[y.operands[i] for i in keep]))
+    _erase_dead_args(block, carries, live)
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [loop.iter_args[i] for i in keep], Region())
     _install_narrowed(body, loop, new_loop, keep)
     _transfer_origin(body, loop, new_loop)
@@ -271,10 +270,7 @@ def _strip_if(body: SideBody, op: scf.IfOp) -> None:
         return
     keep = [i for i in range(n) if i not in dangling]
     for y in ys:
-        ny = scf.YieldOp(*[y.operands[i] for i in keep])
-        ny.location = y.location
-        y.parent_block().insert_op_before(ny, y)  # type: ignore[union-attr]
-        erase_op(y)
+        _replace_terminator(y, scf.YieldOp(*[y.operands[i] for i in keep]))
     new_if = scf.IfOp(op.cond, [op.output[i].type for i in keep], Region(), Region())
     parent = _install_narrowed(body, op, new_if, keep)
     dropped = [i for i in range(n) if i in dangling and op.output[i].uses]
