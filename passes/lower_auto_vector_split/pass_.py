@@ -32,7 +32,7 @@ from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_spli
 from pypto_mlir.passes.analysis.affinity import is_mixed
 from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 
-from ..common import kind_of, old_heap_frozen, split_mode
+from ..common import FunctionKind, kind_of, old_heap_frozen, split_mode
 from . import regions
 from .full_width import full_width_chains
 from .lane_stride import scan_lane_stride
@@ -46,7 +46,7 @@ CONTROL_FLOW = (scf.ForOp, scf.IfOp, scf.WhileOp, scf.YieldOp, scf.ConditionOp)
 def is_auto_candidate(f: func.FuncOp) -> bool:
     """AUTO path scope: incore, split up_down/left_right, not yet split_aiv, mixed body."""
     return (
-        kind_of(f) == "incore"
+        kind_of(f) == FunctionKind.INCORE
         and split_mode(f) in DATA_PARALLEL_MODES
         and "pto.split_aiv" not in f.attributes
         and bool(f.body.blocks)
@@ -189,7 +189,7 @@ class LowerAutoVectorSplitPass(ModulePass):
 
     def _apply(self, op: ModuleOp) -> None:
         for f in list(op.walk()):
-            if not isinstance(f, func.FuncOp) or kind_of(f) != "incore" or not f.body.blocks:
+            if not isinstance(f, func.FuncOp) or kind_of(f) != FunctionKind.INCORE or not f.body.blocks:
                 continue
             if regions.has_split_aiv_scope(f):
                 regions.lower_region_function(f)
