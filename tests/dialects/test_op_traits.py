@@ -5,8 +5,9 @@
 - no string-valued op fact (`AFFINITY = "first_tile"`, `ROLE`, `DIRECTION`) and no `type()` op factory is left in
   the dialect, the passes or the interpreter; the interpreter does not hand a pipe op's direction or side around
   as string literals (it asks the op's `PipePush`/`PipePop`/`PipeFree`/`PipeInit` trait);
-- the GM-access passes (hazards, GM fences) ask `CoreSide` / `PipeDirection` and the pipe traits, never compare or
-  pick a side or direction as a string literal;
+- the dialect, the passes, the interpreter and the verifier ask `CoreSide` / `PipeDirection` / `FunctionKind` and
+  the pipe traits, never spell a side, direction or function kind as a string literal (only the enums' definitions
+  hold the spellings);
 - `kind_of` (the `#pto.kind` of a function) is defined once, in `dialects/pto_types.py`.
 """
 
@@ -16,10 +17,13 @@ import re
 from pathlib import Path
 
 import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType
 
 from pypto_mlir.dialects import pto
 from pypto_mlir.dialects.pto_ops import ALL_OPS
 from pypto_mlir.dialects.pto_traits import (
+    Affinity,
     AffinityTrait,
     BoundaryAffinity,
     CoreSide,
@@ -31,6 +35,8 @@ from pypto_mlir.dialects.pto_traits import (
     PipeSetup,
     PipeTransfer,
 )
+from pypto_mlir.dialects.pto_types import FunctionKind, kind_of, set_kind
+from pypto_mlir.passes.expand_mixed_kernel.pipe_metadata import side_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(
@@ -90,6 +96,29 @@ def test_enums_compare_equal_to_their_spelling():
     assert (PipeDirection.C2V.bit, PipeDirection.V2C.bit) == (1, 2)
 
 
+def test_enum_mappings():
+    """The mappings the passes used to write as string tables, each owned by its enum."""
+    assert [CoreSide.of_affinity(a) for a in (Affinity.CUBE, Affinity.VECTOR, Affinity.SHARED)] == [
+        CoreSide.AIC, CoreSide.AIV, CoreSide.AIV
+    ]
+    assert (CoreSide.AIC.kind, CoreSide.AIV.kind) == (FunctionKind.AIC, FunctionKind.AIV)
+    assert [CoreSide.of_kind(k) for k in (FunctionKind.AIC, FunctionKind.AIV, FunctionKind.INCORE, None)] == [
+        CoreSide.AIC, CoreSide.AIV, None, None
+    ]
+    assert (CoreSide.AIC.pop_space, CoreSide.AIV.pop_space) == ("mat", "vec")
+    assert (CoreSide.AIC.tag, PipeDirection.V2C.tag, CoreSide.AIV.label) == ("AIC", "V2C", "AIV (vector)")
+    assert CoreSide.AIC.upper() == "AIC"  # `tag`, not a property named `upper`: str.upper() still works
+    assert [PipeDirection.to_consumer(s) for s in CoreSide] == [PipeDirection.V2C, PipeDirection.C2V]
+    # the consumer reserves a direction's ring, the producer imports it
+    assert side_of(CoreSide.AIC).buffer_op(PipeDirection.C2V) is pto.ImportPeerBufferOp
+    assert side_of(CoreSide.AIC).buffer_op(PipeDirection.V2C) is pto.ReserveBufferOp
+    assert side_of(CoreSide.AIV).buffer_op(PipeDirection.C2V) is pto.ReserveBufferOp
+    assert side_of(CoreSide.AIV).buffer_op(PipeDirection.V2C) is pto.ImportPeerBufferOp
+    f = func.FuncOp("f", FunctionType.from_lists([], []))
+    set_kind(f, FunctionKind.GROUP)
+    assert kind_of(f) is FunctionKind.GROUP and str(f.attributes["pto.kind"]) == "#pto.kind<group>"
+
+
 STRING_FACT = re.compile(
     r"\b(AFFINITY|ROLE|DIRECTION)\s*(:|=)"  # class-data op facts
     r"|getattr\(\s*type\(\w+\)\s*,\s*\"(AFFINITY|ROLE|DIRECTION|AXIS)\""  # reading them
@@ -120,46 +149,81 @@ def test_string_fact_pattern_can_fail():
         assert STRING_FACT.search(bad), bad
 
 
-SIDE_STRING = re.compile(
-    r"(==|!=)\s*\"(c2v|v2c|aic|aiv)\""  # a side or direction compared as a string
-    r"|\"(c2v|v2c|aic|aiv)\"\s+if\b"  # or picked as one
-    r"|[{,]\s*\"(c2v|v2c|aic|aiv)\"\s*:|:\s*\"(c2v|v2c|aic|aiv)\"\s*[,}]"  # or keying / filling a table
-    r"|\bin \(\"(aic|aiv|c2v|v2c)\""  # or listed
+SIDE_STRING = re.compile(r"[\"'](aic|aiv|c2v|v2c)[\"']")
+"""A side or direction spelled as a string of its own: compared, picked, keyed, listed or passed (`"aic"`).  Text
+that only contains the word (`"aic_gather"`, `f"{side}_adapter"`, a message) is not a fact and does not match."""
+
+KIND_STRING = re.compile(
+    r"(==|!=|\bin)\s*[(\[{]?\s*[\"'](opaque|orchestration|incore|group|spmd|inline)[\"']"  # a kind compared / listed
+    r"|\bset_kind\([^)]*[\"']"  # or set as a string
 )
-SIDE_CLEAN = ["passes/analysis/hazards.py", "passes/expand_mixed_kernel/gm_sync.py"]
-"""The pass files that ask `CoreSide` / `PipeDirection` and the pipe traits (the others still have literals)."""
+"""A function kind asked as a string instead of as `FunctionKind` (the side kinds aic / aiv: `SIDE_STRING`)."""
+
+ENUM_DEFINITIONS = ("dialects/pto_traits.py", "dialects/pto_types.py")
+"""Where `CoreSide`, `PipeDirection` and `FunctionKind` are defined: their members' values are the one place
+the spellings stand (`AIC = "aic"`), so only these files may hold them."""
+
+SIDE_CLEAN = sorted(
+    str(p.relative_to(ROOT))
+    for p in [*SOURCES, ROOT / "python" / "pypto_mlir" / "verify.py"]
+    if str(p.relative_to(ROOT)) not in ENUM_DEFINITIONS
+)
+"""Every file of the dialect (but the enums' definitions), the passes, the interpreter and the verifier asks
+`CoreSide` / `PipeDirection` / `FunctionKind` and the pipe traits."""
 
 
-def test_no_side_or_direction_strings_in_clean_passes():
+def test_side_clean_covers_the_passes_and_the_interpreter():
+    """The list is computed, so it cannot fall behind: every pass and interpreter file is in it."""
+    for must in ("passes/expand_mixed_kernel/verifier.py", "passes/lower_auto_vector_split/lowering.py",
+                 "passes/analysis/affinity.py", "python/pypto_mlir/interpreter/machine.py",
+                 "python/pypto_mlir/verify.py", "dialects/pto_ops.py"):
+        assert must in SIDE_CLEAN, must
+    assert not set(ENUM_DEFINITIONS) & set(SIDE_CLEAN)
+    passes = {str(p.relative_to(ROOT)) for p in ROOT.glob("passes/**/*.py")}
+    assert {n for n in SIDE_CLEAN if n.startswith("passes/")} == passes
+
+
+def test_no_side_or_direction_strings_in_clean_files():
     hits = [
         f"{name}:{i}: {line.strip()}"
         for name in SIDE_CLEAN
         for i, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), 1)
-        if SIDE_STRING.search(line)
+        if SIDE_STRING.search(line) or KIND_STRING.search(line)
     ]
-    assert not hits, "side/direction string literals left:\n" + "\n".join(hits)
+    assert not hits, "side/direction/kind string literals left:\n" + "\n".join(hits)
 
 
 def test_side_string_pattern_can_fail():
     for bad in ('        if b.side == "aic":', '    return "c2v" if self.src.core == "aic" else "v2c"',
                 '_CORE = {Affinity.CUBE: "aic", Affinity.VECTOR: "aiv"}', 'DIR_BIT = {"c2v": 1, "v2c": 2}',
-                '        if core in ("aic", "aiv"):', '    pop_type = _token_type(src, "vec" if d == "c2v" else "mat")'):
+                '        if core in ("aic", "aiv"):', '    pop_type = _token_type(src, "vec" if d == "c2v" else "mat")',
+                '        check_local_depth(aic, "aic", local, setting)', '            full = e.parts["aic"]',
+                "    other = grp.inits.get((pid, 'aiv'))"):
         assert SIDE_STRING.search(bad), bad
-    assert not SIDE_STRING.search('    d = PipeDirection.from_producer(p.core)')
+    for good in ('    d = PipeDirection.from_producer(p.core)', '    n = _fresh(f"{gname}_{side}_adapter", taken)',
+                 '        raise InterpError(f"aic_gather with split = {split} runs outside a two-lane context")',
+                 '    other = grp.inits.get((pid, side.other))'):
+        assert not SIDE_STRING.search(good), good
+    for bad in ('        if kind_of(op) != "incore":', '    set_kind(g, "group")', "        if kind == 'group':",
+                '        if kind not in ("incore", FunctionKind.AIV):', 'kind_of(caller) in ("group", "spmd")'):
+        assert KIND_STRING.search(bad), bad
+    for good in ('        if kind_of(op) != FunctionKind.INCORE:', '    set_kind(g, FunctionKind.GROUP)',
+                 '"call of an AIC, AIV or InCore kernel directly in the body of a Group (pto.kind = #pto.kind<group>)"'):
+        assert not KIND_STRING.search(good), good
 
 
-KIND_OF_DEF = re.compile(r"^\s*def kind_of\(")
-
-
-def test_kind_of_is_defined_once():
-    """`kind_of` has one definition (pto_types, next to `#pto.kind`); passes/common.py only re-exports it."""
+@pytest.mark.parametrize("name", ["kind_of", "set_kind"])
+def test_kind_helpers_are_defined_once(name):
+    """`kind_of` / `set_kind` (the `#pto.kind` of a function, as `FunctionKind`) have one definition each
+    (pto_types, next to `#pto.kind`); passes/common.py only re-exports them."""
+    pattern = re.compile(rf"^\s*def {name}\(")
     folders = ("dialects", "passes", "python", "tools", "benchmarks", "tests")
     defs = [
         f"{p.relative_to(ROOT)}:{i}"
         for folder in folders
         for p in sorted((ROOT / folder).rglob("*.py"))
         for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-        if KIND_OF_DEF.match(line)
+        if pattern.match(line)
     ]
     assert len(defs) == 1 and defs[0].startswith("dialects/pto_types.py:"), defs
-    assert KIND_OF_DEF.match("def kind_of(op: Operation) -> str | None:")
+    assert pattern.match(f"def {name}(op: Operation) -> str | None:")
