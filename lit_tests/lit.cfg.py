@@ -51,14 +51,6 @@ if _filecheck == "llvm":
 elif _filecheck and not os.access(_filecheck, os.X_OK):
     lit_config.fatal(f"--param filecheck={_filecheck}: not an executable")
 
-for tool in ("pypto-opt", "pypto-run", "filecheck"):
-    path = _filecheck if tool == "filecheck" and _filecheck else _find(tool)
-    if path is None:
-        if tool == "pypto-run":
-            continue
-        lit_config.fatal(f"cannot find '{tool}'; install the project with: pip install -e '.[test]'")
-    config.substitutions.append((r"\b" + tool + r"\b", path))
-    config.available_features.add(tool)
 
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(os.path.dirname(config.test_source_root), "examples")))
@@ -89,6 +81,62 @@ def _find_mlir_opt():
     if r.returncode == 0 and r.stdout.strip():
         return r.stdout.strip(), None
     return None, (r.stderr.strip().splitlines() or ["mlir-opt not found"])[-1]
+
+
+def _start_fork_server():
+    """Start `support/forkserver.py` (the Python tools served by forking one warm process; see its docstring)
+    and return the client command prefix, or None when `--param forkserver=0` or it cannot start. The server
+    exits when this lit process does."""
+    if lit_config.params.get("forkserver", "1") in ("0", "false", "False", "off", "OFF"):
+        return None
+    import atexit
+    import shutil as _shutil
+    import subprocess as _subprocess
+    import tempfile
+    import time
+
+    support = os.path.join(os.path.dirname(__file__), "support")
+    folder = tempfile.mkdtemp(prefix="pypto-lit-")
+    sock = os.path.join(folder, "tools.sock")
+    try:
+        server = _subprocess.Popen(
+            [_tool_python(), os.path.join(support, "forkserver.py"), sock, str(os.getpid())],
+            stdin=_subprocess.DEVNULL, stdout=_subprocess.DEVNULL, start_new_session=True,
+        )
+    except OSError as e:
+        lit_config.note(f"fork server not started ({e}): each tool runs as its own process")
+        return None
+
+    def _stop():
+        server.kill()
+        server.wait()
+        _shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(_stop)
+    deadline = time.monotonic() + 30
+    while not os.path.exists(sock):
+        if server.poll() is not None or time.monotonic() > deadline:
+            lit_config.note("fork server did not start: each tool runs as its own process")
+            return None
+        time.sleep(0.02)
+    config.environment["PYPTO_LIT_FORKSERVER"] = sock
+    return f"{sys.executable} -S {os.path.join(support, 'forkclient.py')}"
+
+
+_client = None
+for tool in ("pypto-opt", "pypto-run", "filecheck"):
+    path = _filecheck if tool == "filecheck" and _filecheck else _find(tool)
+    if path is None:
+        if tool == "pypto-run":
+            continue
+        lit_config.fatal(f"cannot find '{tool}'; install the project with: pip install -e '.[test]'")
+    config.available_features.add(tool)
+    if not (tool == "filecheck" and _filecheck):  # LLVM's FileCheck is not a Python tool
+        if _client is None:
+            _client = _start_fork_server() or ""
+        if _client:
+            path = f"{_client} {tool} {path}"
+    config.substitutions.append((r"\b" + tool + r"\b", path))
 
 
 _mlir_opt, _why = _find_mlir_opt()
