@@ -214,6 +214,12 @@ def _check_mixed(static: Sequence[int], dynamic: Sequence[SSAValue], what: str) 
             raise VerifyException(f"{what} entries must be index or integer values, got {v.type}")
 
 
+def _check_valid_matches(sizes: Sequence[int], result: TileType, what: str) -> None:
+    """The valid sizes an op states (`static_valid`) must be its result type's valid region, dim for dim."""
+    if len(sizes) != result.rank or any(s != t for s, t in zip(sizes, result.get_valid())):
+        raise VerifyException(f"{what} must match the result type's valid region")
+
+
 class _MixedOffsetsMixin:
     """Accessors for ops with `static_offsets` + `offsets`."""
 
@@ -710,8 +716,7 @@ class SliceOp(_WindowOp):
         if self.static_valid is not None:
             sv = self.static_valid.get_values()
             _check_mixed(sv, self.valid_sizes, "slice valid sizes")
-            if len(sv) != b.rank or any(s != t for s, t in zip(sv, b.get_valid())):
-                raise VerifyException("slice valid sizes must match the result type's valid region")
+            _check_valid_matches(sv, b, "slice valid sizes")
 
 
 @irdl_op_definition
@@ -754,8 +759,7 @@ class SetValidShapeOp(IRDLOperation):
         _check_mixed(sv, self.valid_sizes, "set_validshape sizes")
         if a.get_shape() != b.get_shape() or a.element_type != b.element_type or a.space != b.space:
             raise VerifyException("set_validshape may only change the valid region")
-        if len(sv) != a.rank or any(s != t for s, t in zip(sv, b.get_valid())):
-            raise VerifyException("set_validshape sizes must match the result type's valid region")
+        _check_valid_matches(sv, b, "set_validshape sizes")  # b.rank == a.rank: the shapes are equal
 
 
 # ---------------------------------------------------------------------------------------------------------------
