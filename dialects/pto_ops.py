@@ -417,8 +417,16 @@ class CreateTensorOp(IRDLOperation):
 class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
     """A window op: `%r = pto.<op> %x[offsets] [valid [sizes]] {attrs} : T_x -> T_r` (load, slice).
 
-    Subclasses define the IRDL fields: one leading operand, `offsets`, `valid_sizes`, `static_offsets`,
-    optional `static_valid`, one `result`."""
+    A subclass defines its one leading operand (the tensor or tile the window is of); the window's fields are
+    here, with the parser and printer that use them (xDSL lists a subclass's fields before its bases', so the
+    leading operand comes first)."""
+
+    offsets = var_operand_def()
+    valid_sizes = var_operand_def()
+    static_offsets = attr_def(DenseArrayBase)
+    static_valid = opt_attr_def(DenseArrayBase)
+    result = result_def(TileType)
+    irdl_options = (AttrSizedOperandSegments(),)
 
     def __init__(
         self,
@@ -437,9 +445,9 @@ class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
         super().__init__(operands=[base, d_off, d_valid], result_types=[result_type], attributes=attrs)
 
     def get_mixed_valid(self) -> list[int | SSAValue] | None:
-        if self.static_valid is None:  # type: ignore[attr-defined]
+        if self.static_valid is None:
             return None
-        return _merge(self.static_valid.get_values(), self.valid_sizes)  # type: ignore[attr-defined]
+        return _merge(self.static_valid.get_values(), self.valid_sizes)
 
     @classmethod
     def parse(cls, parser: Parser) -> _WindowOp:
@@ -447,13 +455,13 @@ class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
         return p.build(cls(p.operands[0], p.offsets, p.result_type, p.valid))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        sv = self.static_valid  # type: ignore[attr-defined]
+        sv = self.static_valid
         print_addressed(
             printer,
             self,
             [self.operands[0]],
-            (self.get_static_offsets(), self.offsets),  # type: ignore[attr-defined]
-            valid=(sv.get_values(), self.valid_sizes) if sv is not None else None,  # type: ignore[attr-defined]
+            (self.get_static_offsets(), self.offsets),
+            valid=(sv.get_values(), self.valid_sizes) if sv is not None else None,
             result=self.results[0].type,
             reserved=("static_offsets", "static_valid", "operandSegmentSizes"),
         )
@@ -466,12 +474,6 @@ class LoadOp(_WindowOp):
     name = "pto.load"
 
     source = operand_def(TensorType)
-    offsets = var_operand_def()
-    valid_sizes = var_operand_def()
-    static_offsets = attr_def(DenseArrayBase)
-    static_valid = opt_attr_def(DenseArrayBase)
-    result = result_def(TileType)
-    irdl_options = (AttrSizedOperandSegments(),)
     traits = traits_def(ResultMemoryAffinity(), MemoryReadEffect(), GmAccess(reads=("source",), tile="result"))
 
     def verify_(self) -> None:
@@ -695,12 +697,6 @@ class SliceOp(_WindowOp):
     name = "pto.slice"
 
     src = operand_def(TileType)
-    offsets = var_operand_def()
-    valid_sizes = var_operand_def()
-    static_offsets = attr_def(DenseArrayBase)
-    static_valid = opt_attr_def(DenseArrayBase)
-    result = result_def(TileType)
-    irdl_options = (AttrSizedOperandSegments(),)
     traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
 
     def verify_(self) -> None:
