@@ -23,10 +23,13 @@ MX_GROUP = 32  # elements along K that share one scale
 
 class _MatmulMxBase(IRDLOperation):
     traits = traits_def(CubeAffinity(), Pure())
+    result = result_def(TileType)
 
-    def _check_mx(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, acc: SSAValue | None,
-                  bias: SSAValue | None) -> None:
-        l, r, out = _tile(lhs, "lhs"), _tile(rhs, "rhs"), _tile(self.result, "result")  # type: ignore[attr-defined]
+    def verify_(self) -> None:
+        """One verifier for the three ops: `matmul_mx_acc` has an `acc` operand, `matmul_mx_bias` a `bias`."""
+        lhs, ls, rhs, rs = self.lhs, self.lhs_scale, self.rhs, self.rhs_scale  # type: ignore[attr-defined]
+        acc, bias = getattr(self, "acc", None), getattr(self, "bias", None)
+        l, r, out = _tile(lhs, "lhs"), _tile(rhs, "rhs"), _tile(self.result, "result")
         lst, rst = _tile(ls, "lhs scale"), _tile(rs, "rhs scale")
         _require_space(l, ("left",), f"'{self.name}' lhs")
         _require_space(r, ("right",), f"'{self.name}' rhs")
@@ -64,7 +67,6 @@ class MatmulMxOp(_MatmulMxBase):
     lhs_scale = operand_def(TileType)
     rhs = operand_def(TileType)
     rhs_scale = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale attr-dict `:` type($lhs) `,` type($lhs_scale) `,` type($rhs) "
         "`,` type($rhs_scale) `->` type($result)"
@@ -72,9 +74,6 @@ class MatmulMxOp(_MatmulMxBase):
 
     def __init__(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, result_type: TileType):
         super().__init__(operands=[lhs, ls, rhs, rs], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, None, None)
 
 
 @irdl_op_definition
@@ -87,7 +86,6 @@ class MatmulMxAccOp(_MatmulMxBase):
     lhs_scale = operand_def(TileType)
     rhs = operand_def(TileType)
     rhs_scale = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$acc `,` $lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale attr-dict `:` type($acc) `,` type($lhs) `,` "
         "type($lhs_scale) `,` type($rhs) `,` type($rhs_scale) `->` type($result)"
@@ -95,9 +93,6 @@ class MatmulMxAccOp(_MatmulMxBase):
 
     def __init__(self, acc: SSAValue, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, result_type: TileType):
         super().__init__(operands=[acc, lhs, ls, rhs, rs], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, self.acc, None)
 
 
 @irdl_op_definition
@@ -110,7 +105,6 @@ class MatmulMxBiasOp(_MatmulMxBase):
     rhs = operand_def(TileType)
     rhs_scale = operand_def(TileType)
     bias = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale `,` $bias attr-dict `:` type($lhs) `,` type($lhs_scale) `,` "
         "type($rhs) `,` type($rhs_scale) `,` type($bias) `->` type($result)"
@@ -118,9 +112,6 @@ class MatmulMxBiasOp(_MatmulMxBase):
 
     def __init__(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, bias: SSAValue, result_type: TileType):
         super().__init__(operands=[lhs, ls, rhs, rs, bias], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, None, self.bias)
 
 
 MX_OPS = (MatmulMxOp, MatmulMxAccOp, MatmulMxBiasOp)

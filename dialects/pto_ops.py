@@ -853,9 +853,13 @@ class _MatmulBase(IRDLOperation):
     GEMV: ClassVar[bool] = False
     BATCH: ClassVar[bool] = False
     traits = traits_def(CubeAffinity(), Pure())
+    result = result_def(TileType)
 
-    def _check(self, lhs: SSAValue, rhs: SSAValue, acc: SSAValue | None, bias: SSAValue | None) -> None:
-        l, r, out = _tile(lhs, "matmul lhs"), _tile(rhs, "matmul rhs"), _tile(self.result, "matmul result")  # type: ignore[attr-defined]
+    def verify_(self) -> None:
+        """One verifier for the family: the `_acc` forms have an `acc` operand, the `_bias` forms a `bias`."""
+        lhs, rhs = self.lhs, self.rhs  # type: ignore[attr-defined]
+        acc, bias = getattr(self, "acc", None), getattr(self, "bias", None)
+        l, r, out = _tile(lhs, "matmul lhs"), _tile(rhs, "matmul rhs"), _tile(self.result, "matmul result")
         _require_space(l, ("left",), f"'{self.name}' lhs")
         _require_space(r, ("right",), f"'{self.name}' rhs")
         _require_space(out, ("acc",), f"'{self.name}' result")
@@ -882,21 +886,16 @@ class _MatmulBase(IRDLOperation):
 class _Matmul2(_MatmulBase):
     lhs = operand_def(TileType)
     rhs = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: TileType):
         super().__init__(operands=[lhs, rhs], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check(self.lhs, self.rhs, None, None)
 
 
 class _MatmulAcc(_MatmulBase):
     acc = operand_def(TileType)
     lhs = operand_def(TileType)
     rhs = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$acc `,` $lhs `,` $rhs attr-dict `:` type($acc) `,` type($lhs) `,` type($rhs) `->` type($result)"
     )
@@ -904,24 +903,17 @@ class _MatmulAcc(_MatmulBase):
     def __init__(self, acc: SSAValue, lhs: SSAValue, rhs: SSAValue, result_type: TileType):
         super().__init__(operands=[acc, lhs, rhs], result_types=[result_type])
 
-    def verify_(self) -> None:
-        self._check(self.lhs, self.rhs, self.acc, None)
-
 
 class _MatmulBias(_MatmulBase):
     lhs = operand_def(TileType)
     rhs = operand_def(TileType)
     bias = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$lhs `,` $rhs `,` $bias attr-dict `:` type($lhs) `,` type($rhs) `,` type($bias) `->` type($result)"
     )
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, bias: SSAValue, result_type: TileType):
         super().__init__(operands=[lhs, rhs, bias], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check(self.lhs, self.rhs, None, self.bias)
 
 
 @irdl_op_definition
