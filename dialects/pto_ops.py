@@ -1610,7 +1610,12 @@ class SplitAivScopeOp(IRDLOperation):
 
 
 class _TransferAttrs:
-    """The attributes of a tpush / tpop: the split code, the pipe `id`, the `lane_stride`."""
+    """The attributes of a tpush / tpop: the split code, the pipe `id`, the `lane_stride` (their IRDL fields, the
+    builder and the range checks; xDSL collects the fields of this mixin after the op's own operand or result)."""
+
+    split = attr_def(IntegerAttr)
+    id = opt_attr_def(IntegerAttr)
+    lane_stride = opt_attr_def(IntegerAttr)
 
     @staticmethod
     def _transfer_attributes(split: int, id: int | None, lane_stride: int | None) -> dict[str, Attribute]:
@@ -1629,9 +1634,6 @@ class _TransferAttrs:
 
 class _TPushOp(_TransferAttrs, IRDLOperation):
     tile = operand_def(TileType)
-    split = attr_def(IntegerAttr)
-    id = opt_attr_def(IntegerAttr)
-    lane_stride = opt_attr_def(IntegerAttr)
     assembly_format = "$tile attr-dict `:` type($tile)"
 
     def __init__(self, tile: SSAValue, split: int = 0, id: int | None = None, lane_stride: int | None = None):
@@ -1665,9 +1667,6 @@ class TPushToAicOp(_TPushOp):
 
 
 class _TPopOp(_TransferAttrs, IRDLOperation):
-    split = attr_def(IntegerAttr)
-    id = opt_attr_def(IntegerAttr)
-    lane_stride = opt_attr_def(IntegerAttr)
     result = result_def(TileType)
     assembly_format = "attr-dict `:` type($result)"
 
