@@ -14,9 +14,9 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_ops import _require_space, _same_shape, _tile, check_acc_and_bias, check_ranks
+from .pto_ops import _require_shape, _require_space, _same_shape, _tile, check_acc_and_bias, check_ranks
 from .pto_traits import CubeAffinity
-from .pto_types import DYNAMIC, TileType, format_shape
+from .pto_types import DYNAMIC, TileType
 
 MX_GROUP = 32  # elements along K that share one scale
 
@@ -46,15 +46,11 @@ class _MatmulMxBase(IRDLOperation):
         for t, expect, what in ((lst, [m, kg], "lhs scale"), (rst, [kg, n], "rhs scale")):
             if not isinstance(t.element_type, Float8E8M0FNUType):
                 raise VerifyException(f"{what} must hold f8E8M0FNU scales, got {t.element_type}")
-            if not _same_shape(expect, t.get_shape()):
-                raise VerifyException(
-                    f"'{self.name}' {what} must have shape {format_shape(expect)} (one scale per {MX_GROUP} elements "
-                    f"along K), got {format_shape(t.get_shape())}"
-                )
+            why = f" (one scale per {MX_GROUP} elements along K)"
+            _require_shape(expect, t.get_shape(), f"'{self.name}' {what}", why)
         if l.element_type != r.element_type:
             raise VerifyException(f"operands must have the same element type")
-        if not _same_shape([m, n], out.get_shape()):
-            raise VerifyException(f"result must have shape {format_shape([m, n])}, got {format_shape(out.get_shape())}")
+        _require_shape([m, n], out.get_shape(), "result")
         check_acc_and_bias(self, out, n, acc, bias, "", "bias")
 
 

@@ -126,6 +126,12 @@ def _same_shape(a: Sequence[int], b: Sequence[int]) -> bool:
     return len(a) == len(b) and all(x == y or DYNAMIC in (x, y) for x, y in zip(a, b))
 
 
+def _require_shape(expect: Sequence[int], got: Sequence[int], what: str, why: str = "") -> None:
+    """`got` must agree with `expect` where both are static: `<what> must have shape <expect><why>, got <got>`."""
+    if not _same_shape(expect, got):
+        raise VerifyException(f"{what} must have shape {format_shape(expect)}{why}, got {format_shape(got)}")
+
+
 def _check_int_range(op: Operation, name: str, lo: int, hi: int | None, required: bool = True) -> None:
     attr = op.attributes.get(name)
     if attr is None:
@@ -649,11 +655,12 @@ class _TransposeBase(_UnaryTileOp):
         if sorted(axes) != list(range(a.rank)):
             raise VerifyException(f"'{self.name}' axes {list(axes)} are not a permutation of the tile's dims")
         expect = [a.get_shape()[i] for i in axes]
-        if not _same_shape(expect, b.get_shape()):
-            raise VerifyException(
-                f"'{self.name}' result must have shape {format_shape(expect)} (the source {format_shape(a.get_shape())} "
-                f"permuted by axes {list(axes)}), got {format_shape(b.get_shape())}"
-            )
+        _require_shape(
+            expect,
+            b.get_shape(),
+            f"'{self.name}' result",
+            f" (the source {format_shape(a.get_shape())} permuted by axes {list(axes)})",
+        )
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' cannot change the element type")
 
@@ -872,8 +879,7 @@ class _MatmulBase(IRDLOperation):
                 f"'{self.name}' contraction mismatch: lhs {format_shape(ls)} has K={k}, rhs {format_shape(rs)} has K={k2}"
             )
         expect = ([ls[0]] if self.BATCH else []) + [m, n]
-        if not _same_shape(expect, os_):
-            raise VerifyException(f"'{self.name}' result must have shape {format_shape(expect)}, got {format_shape(os_)}")
+        _require_shape(expect, os_, f"'{self.name}' result")
         if self.GEMV and m not in (1, DYNAMIC):
             raise VerifyException(f"'{self.name}' lhs must have one row, got {m}")
         if l.element_type != r.element_type:
@@ -1217,11 +1223,7 @@ class _RowOrColumnOp:
     def _check_collapsed(self, a: TileType, b: TileType, what: str, why: str = "") -> None:
         """`b` (the op's `what`) has the shape of `a` collapsed along `axis`; `why` is said after the shape."""
         expect = _row_or_column(self, a, self.axis)  # type: ignore[arg-type]
-        if not _same_shape(expect, b.get_shape()):
-            raise VerifyException(
-                f"'{self.name}' {what} must have shape {format_shape(expect)}{why}, "  # type: ignore[attr-defined]
-                f"got {format_shape(b.get_shape())}"
-            )
+        _require_shape(expect, b.get_shape(), f"'{self.name}' {what}", why)  # type: ignore[attr-defined]
 
 
 class _ReduceOp(_RowOrColumnOp, _UnaryTileOp):
@@ -1430,11 +1432,7 @@ def _check_boundary_shape(
     dim = split_dim_of_code(split)
     expect = list(a.get_shape())
     expect[dim] = lane_extent(expect[dim])
-    if not _same_shape(expect, b.get_shape()):
-        raise VerifyException(
-            f"{what} result must have shape {format_shape(expect)} ({how} along dim {dim} for split = {split}), "
-            f"got {format_shape(b.get_shape())}"
-        )
+    _require_shape(expect, b.get_shape(), f"{what} result", f" ({how} along dim {dim} for split = {split})")
     return dim
 
 
