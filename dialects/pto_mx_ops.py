@@ -14,19 +14,22 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_ops import _require_space, _same_shape, _tile, check_acc_and_bias, check_ranks
+from .pto_ops import _require_shape, _require_space, _same_shape, _tile, check_acc_and_bias, check_ranks
 from .pto_traits import CubeAffinity
-from .pto_types import DYNAMIC, TileType, format_shape
+from .pto_types import DYNAMIC, TileType
 
 MX_GROUP = 32  # elements along K that share one scale
 
 
 class _MatmulMxBase(IRDLOperation):
     traits = traits_def(CubeAffinity(), Pure())
+    result = result_def(TileType)
 
-    def _check_mx(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, acc: SSAValue | None,
-                  bias: SSAValue | None) -> None:
-        l, r, out = _tile(lhs, "lhs"), _tile(rhs, "rhs"), _tile(self.result, "result")  # type: ignore[attr-defined]
+    def verify_(self) -> None:
+        """One verifier for the three ops: `matmul_mx_acc` has an `acc` operand, `matmul_mx_bias` a `bias`."""
+        lhs, ls, rhs, rs = self.lhs, self.lhs_scale, self.rhs, self.rhs_scale  # type: ignore[attr-defined]
+        acc, bias = getattr(self, "acc", None), getattr(self, "bias", None)
+        l, r, out = _tile(lhs, "lhs"), _tile(rhs, "rhs"), _tile(self.result, "result")
         lst, rst = _tile(ls, "lhs scale"), _tile(rs, "rhs scale")
         _require_space(l, ("left",), f"'{self.name}' lhs")
         _require_space(r, ("right",), f"'{self.name}' rhs")
@@ -43,15 +46,11 @@ class _MatmulMxBase(IRDLOperation):
         for t, expect, what in ((lst, [m, kg], "lhs scale"), (rst, [kg, n], "rhs scale")):
             if not isinstance(t.element_type, Float8E8M0FNUType):
                 raise VerifyException(f"{what} must hold f8E8M0FNU scales, got {t.element_type}")
-            if not _same_shape(expect, t.get_shape()):
-                raise VerifyException(
-                    f"'{self.name}' {what} must have shape {format_shape(expect)} (one scale per {MX_GROUP} elements "
-                    f"along K), got {format_shape(t.get_shape())}"
-                )
+            why = f" (one scale per {MX_GROUP} elements along K)"
+            _require_shape(expect, t.get_shape(), f"'{self.name}' {what}", why)
         if l.element_type != r.element_type:
             raise VerifyException(f"operands must have the same element type")
-        if not _same_shape([m, n], out.get_shape()):
-            raise VerifyException(f"result must have shape {format_shape([m, n])}, got {format_shape(out.get_shape())}")
+        _require_shape([m, n], out.get_shape(), "result")
         check_acc_and_bias(self, out, n, acc, bias, "", "bias")
 
 
@@ -64,7 +63,6 @@ class MatmulMxOp(_MatmulMxBase):
     lhs_scale = operand_def(TileType)
     rhs = operand_def(TileType)
     rhs_scale = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale attr-dict `:` type($lhs) `,` type($lhs_scale) `,` type($rhs) "
         "`,` type($rhs_scale) `->` type($result)"
@@ -72,9 +70,6 @@ class MatmulMxOp(_MatmulMxBase):
 
     def __init__(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, result_type: TileType):
         super().__init__(operands=[lhs, ls, rhs, rs], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, None, None)
 
 
 @irdl_op_definition
@@ -87,7 +82,6 @@ class MatmulMxAccOp(_MatmulMxBase):
     lhs_scale = operand_def(TileType)
     rhs = operand_def(TileType)
     rhs_scale = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$acc `,` $lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale attr-dict `:` type($acc) `,` type($lhs) `,` "
         "type($lhs_scale) `,` type($rhs) `,` type($rhs_scale) `->` type($result)"
@@ -95,9 +89,6 @@ class MatmulMxAccOp(_MatmulMxBase):
 
     def __init__(self, acc: SSAValue, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, result_type: TileType):
         super().__init__(operands=[acc, lhs, ls, rhs, rs], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, self.acc, None)
 
 
 @irdl_op_definition
@@ -110,7 +101,6 @@ class MatmulMxBiasOp(_MatmulMxBase):
     rhs = operand_def(TileType)
     rhs_scale = operand_def(TileType)
     bias = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale `,` $bias attr-dict `:` type($lhs) `,` type($lhs_scale) `,` "
         "type($rhs) `,` type($rhs_scale) `,` type($bias) `->` type($result)"
@@ -118,9 +108,6 @@ class MatmulMxBiasOp(_MatmulMxBase):
 
     def __init__(self, lhs: SSAValue, ls: SSAValue, rhs: SSAValue, rs: SSAValue, bias: SSAValue, result_type: TileType):
         super().__init__(operands=[lhs, ls, rhs, rs, bias], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check_mx(self.lhs, self.lhs_scale, self.rhs, self.rhs_scale, None, self.bias)
 
 
 MX_OPS = (MatmulMxOp, MatmulMxAccOp, MatmulMxBiasOp)

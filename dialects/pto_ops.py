@@ -126,6 +126,12 @@ def _same_shape(a: Sequence[int], b: Sequence[int]) -> bool:
     return len(a) == len(b) and all(x == y or DYNAMIC in (x, y) for x, y in zip(a, b))
 
 
+def _require_shape(expect: Sequence[int], got: Sequence[int], what: str, why: str = "") -> None:
+    """`got` must agree with `expect` where both are static: `<what> must have shape <expect><why>, got <got>`."""
+    if not _same_shape(expect, got):
+        raise VerifyException(f"{what} must have shape {format_shape(expect)}{why}, got {format_shape(got)}")
+
+
 def _check_int_range(op: Operation, name: str, lo: int, hi: int | None, required: bool = True) -> None:
     attr = op.attributes.get(name)
     if attr is None:
@@ -212,6 +218,12 @@ def _check_mixed(static: Sequence[int], dynamic: Sequence[SSAValue], what: str) 
     for v in dynamic:
         if not isinstance(v.type, (IndexType, IntegerType)):
             raise VerifyException(f"{what} entries must be index or integer values, got {v.type}")
+
+
+def _check_valid_matches(sizes: Sequence[int], result: TileType, what: str) -> None:
+    """The valid sizes an op states (`static_valid`) must be its result type's valid region, dim for dim."""
+    if len(sizes) != result.rank or any(s != t for s, t in zip(sizes, result.get_valid())):
+        raise VerifyException(f"{what} must match the result type's valid region")
 
 
 class _MixedOffsetsMixin:
@@ -411,8 +423,16 @@ class CreateTensorOp(IRDLOperation):
 class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
     """A window op: `%r = pto.<op> %x[offsets] [valid [sizes]] {attrs} : T_x -> T_r` (load, slice).
 
-    Subclasses define the IRDL fields: one leading operand, `offsets`, `valid_sizes`, `static_offsets`,
-    optional `static_valid`, one `result`."""
+    A subclass defines its one leading operand (the tensor or tile the window is of); the window's fields are
+    here, with the parser and printer that use them (xDSL lists a subclass's fields before its bases', so the
+    leading operand comes first)."""
+
+    offsets = var_operand_def()
+    valid_sizes = var_operand_def()
+    static_offsets = attr_def(DenseArrayBase)
+    static_valid = opt_attr_def(DenseArrayBase)
+    result = result_def(TileType)
+    irdl_options = (AttrSizedOperandSegments(),)
 
     def __init__(
         self,
@@ -431,9 +451,9 @@ class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
         super().__init__(operands=[base, d_off, d_valid], result_types=[result_type], attributes=attrs)
 
     def get_mixed_valid(self) -> list[int | SSAValue] | None:
-        if self.static_valid is None:  # type: ignore[attr-defined]
+        if self.static_valid is None:
             return None
-        return _merge(self.static_valid.get_values(), self.valid_sizes)  # type: ignore[attr-defined]
+        return _merge(self.static_valid.get_values(), self.valid_sizes)
 
     @classmethod
     def parse(cls, parser: Parser) -> _WindowOp:
@@ -441,13 +461,13 @@ class _WindowOp(IRDLOperation, _MixedOffsetsMixin):
         return p.build(cls(p.operands[0], p.offsets, p.result_type, p.valid))  # type: ignore[arg-type, return-value]
 
     def print(self, printer: Printer) -> None:
-        sv = self.static_valid  # type: ignore[attr-defined]
+        sv = self.static_valid
         print_addressed(
             printer,
             self,
             [self.operands[0]],
-            (self.get_static_offsets(), self.offsets),  # type: ignore[attr-defined]
-            valid=(sv.get_values(), self.valid_sizes) if sv is not None else None,  # type: ignore[attr-defined]
+            (self.get_static_offsets(), self.offsets),
+            valid=(sv.get_values(), self.valid_sizes) if sv is not None else None,
             result=self.results[0].type,
             reserved=("static_offsets", "static_valid", "operandSegmentSizes"),
         )
@@ -460,12 +480,6 @@ class LoadOp(_WindowOp):
     name = "pto.load"
 
     source = operand_def(TensorType)
-    offsets = var_operand_def()
-    valid_sizes = var_operand_def()
-    static_offsets = attr_def(DenseArrayBase)
-    static_valid = opt_attr_def(DenseArrayBase)
-    result = result_def(TileType)
-    irdl_options = (AttrSizedOperandSegments(),)
     traits = traits_def(ResultMemoryAffinity(), MemoryReadEffect(), GmAccess(reads=("source",), tile="result"))
 
     def verify_(self) -> None:
@@ -641,11 +655,12 @@ class _TransposeBase(_UnaryTileOp):
         if sorted(axes) != list(range(a.rank)):
             raise VerifyException(f"'{self.name}' axes {list(axes)} are not a permutation of the tile's dims")
         expect = [a.get_shape()[i] for i in axes]
-        if not _same_shape(expect, b.get_shape()):
-            raise VerifyException(
-                f"'{self.name}' result must have shape {format_shape(expect)} (the source {format_shape(a.get_shape())} "
-                f"permuted by axes {list(axes)}), got {format_shape(b.get_shape())}"
-            )
+        _require_shape(
+            expect,
+            b.get_shape(),
+            f"'{self.name}' result",
+            f" (the source {format_shape(a.get_shape())} permuted by axes {list(axes)})",
+        )
         if a.element_type != b.element_type:
             raise VerifyException(f"'{self.name}' cannot change the element type")
 
@@ -689,12 +704,6 @@ class SliceOp(_WindowOp):
     name = "pto.slice"
 
     src = operand_def(TileType)
-    offsets = var_operand_def()
-    valid_sizes = var_operand_def()
-    static_offsets = attr_def(DenseArrayBase)
-    static_valid = opt_attr_def(DenseArrayBase)
-    result = result_def(TileType)
-    irdl_options = (AttrSizedOperandSegments(),)
     traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
 
     def verify_(self) -> None:
@@ -710,8 +719,7 @@ class SliceOp(_WindowOp):
         if self.static_valid is not None:
             sv = self.static_valid.get_values()
             _check_mixed(sv, self.valid_sizes, "slice valid sizes")
-            if len(sv) != b.rank or any(s != t for s, t in zip(sv, b.get_valid())):
-                raise VerifyException("slice valid sizes must match the result type's valid region")
+            _check_valid_matches(sv, b, "slice valid sizes")
 
 
 @irdl_op_definition
@@ -754,8 +762,7 @@ class SetValidShapeOp(IRDLOperation):
         _check_mixed(sv, self.valid_sizes, "set_validshape sizes")
         if a.get_shape() != b.get_shape() or a.element_type != b.element_type or a.space != b.space:
             raise VerifyException("set_validshape may only change the valid region")
-        if len(sv) != a.rank or any(s != t for s, t in zip(sv, b.get_valid())):
-            raise VerifyException("set_validshape sizes must match the result type's valid region")
+        _check_valid_matches(sv, b, "set_validshape sizes")  # b.rank == a.rank: the shapes are equal
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -853,9 +860,13 @@ class _MatmulBase(IRDLOperation):
     GEMV: ClassVar[bool] = False
     BATCH: ClassVar[bool] = False
     traits = traits_def(CubeAffinity(), Pure())
+    result = result_def(TileType)
 
-    def _check(self, lhs: SSAValue, rhs: SSAValue, acc: SSAValue | None, bias: SSAValue | None) -> None:
-        l, r, out = _tile(lhs, "matmul lhs"), _tile(rhs, "matmul rhs"), _tile(self.result, "matmul result")  # type: ignore[attr-defined]
+    def verify_(self) -> None:
+        """One verifier for the family: the `_acc` forms have an `acc` operand, the `_bias` forms a `bias`."""
+        lhs, rhs = self.lhs, self.rhs  # type: ignore[attr-defined]
+        acc, bias = getattr(self, "acc", None), getattr(self, "bias", None)
+        l, r, out = _tile(lhs, "matmul lhs"), _tile(rhs, "matmul rhs"), _tile(self.result, "matmul result")
         _require_space(l, ("left",), f"'{self.name}' lhs")
         _require_space(r, ("right",), f"'{self.name}' rhs")
         _require_space(out, ("acc",), f"'{self.name}' result")
@@ -868,8 +879,7 @@ class _MatmulBase(IRDLOperation):
                 f"'{self.name}' contraction mismatch: lhs {format_shape(ls)} has K={k}, rhs {format_shape(rs)} has K={k2}"
             )
         expect = ([ls[0]] if self.BATCH else []) + [m, n]
-        if not _same_shape(expect, os_):
-            raise VerifyException(f"'{self.name}' result must have shape {format_shape(expect)}, got {format_shape(os_)}")
+        _require_shape(expect, os_, f"'{self.name}' result")
         if self.GEMV and m not in (1, DYNAMIC):
             raise VerifyException(f"'{self.name}' lhs must have one row, got {m}")
         if l.element_type != r.element_type:
@@ -882,21 +892,16 @@ class _MatmulBase(IRDLOperation):
 class _Matmul2(_MatmulBase):
     lhs = operand_def(TileType)
     rhs = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: TileType):
         super().__init__(operands=[lhs, rhs], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check(self.lhs, self.rhs, None, None)
 
 
 class _MatmulAcc(_MatmulBase):
     acc = operand_def(TileType)
     lhs = operand_def(TileType)
     rhs = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$acc `,` $lhs `,` $rhs attr-dict `:` type($acc) `,` type($lhs) `,` type($rhs) `->` type($result)"
     )
@@ -904,24 +909,17 @@ class _MatmulAcc(_MatmulBase):
     def __init__(self, acc: SSAValue, lhs: SSAValue, rhs: SSAValue, result_type: TileType):
         super().__init__(operands=[acc, lhs, rhs], result_types=[result_type])
 
-    def verify_(self) -> None:
-        self._check(self.lhs, self.rhs, self.acc, None)
-
 
 class _MatmulBias(_MatmulBase):
     lhs = operand_def(TileType)
     rhs = operand_def(TileType)
     bias = operand_def(TileType)
-    result = result_def(TileType)
     assembly_format = (
         "$lhs `,` $rhs `,` $bias attr-dict `:` type($lhs) `,` type($rhs) `,` type($bias) `->` type($result)"
     )
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, bias: SSAValue, result_type: TileType):
         super().__init__(operands=[lhs, rhs, bias], result_types=[result_type])
-
-    def verify_(self) -> None:
-        self._check(self.lhs, self.rhs, None, self.bias)
 
 
 @irdl_op_definition
@@ -1225,11 +1223,7 @@ class _RowOrColumnOp:
     def _check_collapsed(self, a: TileType, b: TileType, what: str, why: str = "") -> None:
         """`b` (the op's `what`) has the shape of `a` collapsed along `axis`; `why` is said after the shape."""
         expect = _row_or_column(self, a, self.axis)  # type: ignore[arg-type]
-        if not _same_shape(expect, b.get_shape()):
-            raise VerifyException(
-                f"'{self.name}' {what} must have shape {format_shape(expect)}{why}, "  # type: ignore[attr-defined]
-                f"got {format_shape(b.get_shape())}"
-            )
+        _require_shape(expect, b.get_shape(), f"'{self.name}' {what}", why)  # type: ignore[attr-defined]
 
 
 class _ReduceOp(_RowOrColumnOp, _UnaryTileOp):
@@ -1438,11 +1432,7 @@ def _check_boundary_shape(
     dim = split_dim_of_code(split)
     expect = list(a.get_shape())
     expect[dim] = lane_extent(expect[dim])
-    if not _same_shape(expect, b.get_shape()):
-        raise VerifyException(
-            f"{what} result must have shape {format_shape(expect)} ({how} along dim {dim} for split = {split}), "
-            f"got {format_shape(b.get_shape())}"
-        )
+    _require_shape(expect, b.get_shape(), f"{what} result", f" ({how} along dim {dim} for split = {split})")
     return dim
 
 
@@ -1618,7 +1608,12 @@ class SplitAivScopeOp(IRDLOperation):
 
 
 class _TransferAttrs:
-    """The attributes of a tpush / tpop: the split code, the pipe `id`, the `lane_stride`."""
+    """The attributes of a tpush / tpop: the split code, the pipe `id`, the `lane_stride` (their IRDL fields, the
+    builder and the range checks; xDSL collects the fields of this mixin after the op's own operand or result)."""
+
+    split = attr_def(IntegerAttr)
+    id = opt_attr_def(IntegerAttr)
+    lane_stride = opt_attr_def(IntegerAttr)
 
     @staticmethod
     def _transfer_attributes(split: int, id: int | None, lane_stride: int | None) -> dict[str, Attribute]:
@@ -1637,9 +1632,6 @@ class _TransferAttrs:
 
 class _TPushOp(_TransferAttrs, IRDLOperation):
     tile = operand_def(TileType)
-    split = attr_def(IntegerAttr)
-    id = opt_attr_def(IntegerAttr)
-    lane_stride = opt_attr_def(IntegerAttr)
     assembly_format = "$tile attr-dict `:` type($tile)"
 
     def __init__(self, tile: SSAValue, split: int = 0, id: int | None = None, lane_stride: int | None = None):
@@ -1673,9 +1665,6 @@ class TPushToAicOp(_TPushOp):
 
 
 class _TPopOp(_TransferAttrs, IRDLOperation):
-    split = attr_def(IntegerAttr)
-    id = opt_attr_def(IntegerAttr)
-    lane_stride = opt_attr_def(IntegerAttr)
     result = result_def(TileType)
     assembly_format = "attr-dict `:` type($result)"
 

@@ -9,7 +9,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
@@ -27,6 +27,17 @@ def with_loc(new: Operation, old: Operation) -> Operation:
     """Give `new` the source location of the op it replaces or derives from."""
     new.location = old.location
     return new
+
+
+def enclosing_loops(op: Operation) -> list[Operation]:
+    """The `scf.for` / `scf.while` ops around `op` inside its function, innermost first."""
+    out = []
+    p = op.parent_op()
+    while p is not None and not isinstance(p, func.FuncOp):
+        if isinstance(p, (scf.ForOp, scf.WhileOp)):
+            out.append(p)
+        p = p.parent_op()
+    return out
 
 
 def require_target(module: ModuleOp, pass_name: str) -> str:

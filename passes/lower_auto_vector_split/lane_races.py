@@ -32,6 +32,7 @@ from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType
 from ..analysis.affinity import Affinity, intrinsic_affinity
 from ..analysis.hazards import op_accesses, transfer_roles
 from ..analysis.lanes import lane_extent
+from ..common import enclosing_loops
 
 PASS = "LowerAutoVectorSplit"
 
@@ -191,16 +192,6 @@ def _overlap(a: list[tuple[Lin, int]] | None, b: list[tuple[Lin, int]] | None) -
     return True
 
 
-def _loops(op: Operation) -> list[Operation]:
-    out = []
-    p = op.parent_op()
-    while p is not None and not isinstance(p, func.FuncOp):
-        if isinstance(p, (scf.ForOp, scf.WhileOp)):
-            out.append(p)
-        p = p.parent_op()
-    return out
-
-
 def _round_trip(ops: list[Operation]) -> bool:
     """A V->C transfer followed by a C->V transfer among `ops` (in order): it orders the lanes."""
     v2c = False
@@ -248,7 +239,7 @@ def _check_pair(ops: list[Operation], a: LaneAccess, b: LaneAccess) -> None:
         pass
     else:
         _reject(a, b, "")
-    shared = [lp for lp in _loops(b.op) if lp in _loops(a.op)]
+    shared = [lp for lp in enclosing_loops(b.op) if lp in enclosing_loops(a.op)]
     if not shared:
         return
     loop = shared[0]

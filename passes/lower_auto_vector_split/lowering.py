@@ -168,6 +168,15 @@ class SplitLowering:
     def track(self, v: SSAValue, info: TileInfo) -> None:
         self.tracked[v] = info
 
+    def retype_lane_part(self, rewriter: PatternRewriter, v: SSAValue, dim: int) -> SSAValue:
+        """Give the full-width tile value `v` its lane part's type in place (halved on `dim`: `halved_tile_type`)
+        and track the new value with `v`'s full type; returns the new value."""
+        full = v.type
+        assert isinstance(full, TileType)
+        new = rewriter.replace_value_with_new_type(v, halved_tile_type(full, dim, self.lane_stride))
+        self.track(new, self.make_info(full, dim))
+        return new
+
     def step_for(self, box: int) -> int:
         return lane_step(box, self.lane_stride)
 
@@ -930,8 +939,7 @@ class TransferRestamp(_SplitPattern):
             if lw.lane_stride is not None:
                 op.attributes["lane_stride"] = i64_attr(lw.lane_stride)
             if isinstance(op, TPopFromAicOp):
-                new_res = rewriter.replace_value_with_new_type(op.results[0], halved_tile_type(full, lw.dim, lw.lane_stride))
-                lw.track(new_res, lw.make_info(full, lw.dim))
+                lw.retype_lane_part(rewriter, op.results[0], lw.dim)
             return
         if isinstance(op, TPushToAicOp):
             info = lw.info(op.operands[0])
@@ -1217,8 +1225,7 @@ class ReshapeHalving(_SplitPattern):
         if reshape_valid_problem(src_type, new_type) is not None:
             self._reshape_box(op, out, d, new_type)
             return
-        new_res = rewriter.replace_value_with_new_type(op.result, new_type)
-        lw.track(new_res, lw.make_info(out, d))
+        lw.retype_lane_part(rewriter, op.result, d)  # to new_type
         lw.verify_rewritten(op)
 
     def _reshape_box(self, op: ReshapeOp, out: TileType, d: int, lane_type: TileType) -> None:
@@ -1287,8 +1294,7 @@ class TransposeHalving(_PerLanePattern):
         out = op.result.type
         assert isinstance(out, TileType)
         d = list(op.get_axes()).index(info.dim)
-        new_res = rewriter.replace_value_with_new_type(op.result, halved_tile_type(out, d, lw.lane_stride))
-        lw.track(new_res, lw.make_info(out, d))
+        lw.retype_lane_part(rewriter, op.result, d)
         lw.verify_rewritten(op)
 
 
@@ -1341,8 +1347,7 @@ class GeneratorHalving(_SplitPattern):
             )
         if t.get_shape()[d] == DYNAMIC:
             raise _dynamic_box_error(op, d)
-        new_res = rewriter.replace_value_with_new_type(op.results[0], halved_tile_type(t, d, lw.lane_stride))
-        lw.track(new_res, lw.make_info(t, d))
+        lw.retype_lane_part(rewriter, op.results[0], d)
 
 
 class ElementwiseHalving(_SplitPattern):

@@ -91,8 +91,7 @@ class ReinterpretViewHalving(ReshapeHalving):
                 "extent), or split along the other axis",
                 op=op,
             )
-        new_res = rewriter.replace_value_with_new_type(op.result, halved_tile_type(out, d, lw.lane_stride))
-        lw.track(new_res, lw.make_info(out, d))
+        lw.retype_lane_part(rewriter, op.result, d)
         lw.verify_rewritten(op)
 
 
@@ -148,8 +147,7 @@ class GatherRowHalving(_SplitPattern):
         d = info.dim
         if out.get_shape()[d] == DYNAMIC:
             raise _dynamic_box_error(op, d)
-        new_res = rewriter.replace_value_with_new_type(op.result, halved_tile_type(out, d, lw.lane_stride))
-        lw.track(new_res, lw.make_info(out, d))
+        lw.retype_lane_part(rewriter, op.result, d)
         lw.verify_rewritten(op)
 
 

@@ -43,6 +43,7 @@ from pypto_mlir.passes.analysis.hazards import op_accesses, tensor_roots
 from ..analysis.affinity import Affinity, intrinsic_affinity, move_direction
 from ..analysis.lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
 from ..analysis.transpose_hazard import find_transpose_hazard
+from ..common import enclosing_loops
 
 # Ops whose lane is stated by the op itself (the reference's "stated lane": registry-declared affinity).
 STATED_LANE_OPS: tuple[type[Operation], ...] = (GetSubblockIdxOp, *TPUSH_OPS, *TPOP_OPS, *TFREE_OPS, *SETUP_OPS)
@@ -340,16 +341,6 @@ def check_transpose_hazard(scope: SplitAivScopeOp) -> None:
     )
 
 
-def _loops_around(op: Operation) -> list[Operation]:
-    out = []
-    p = op.parent_op()
-    while p is not None and not isinstance(p, func.FuncOp):
-        if isinstance(p, (scf.ForOp, scf.WhileOp)):
-            out.append(p)
-        p = p.parent_op()
-    return out
-
-
 def check_cross_lane_gm_order(f: func.FuncOp) -> None:
     """Reject a GM access outside every region that follows a region writing into the same tensor.
 
@@ -395,7 +386,7 @@ def _check_lane_order(
     for scope, store, dest, wroots in written:
         if not roots & wroots:
             continue
-        shared_loop = set(_loops_around(op)) & set(_loops_around(scope))
+        shared_loop = set(enclosing_loops(op)) & set(enclosing_loops(scope))
         if order[op] < last_in[scope] and not shared_loop:
             continue
         common = roots & wroots
