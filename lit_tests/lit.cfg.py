@@ -51,7 +51,6 @@ if _filecheck == "llvm":
 elif _filecheck and not os.access(_filecheck, os.X_OK):
     lit_config.fatal(f"--param filecheck={_filecheck}: not an executable")
 
-
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(os.path.dirname(config.test_source_root), "examples")))
 
@@ -83,15 +82,18 @@ def _find_mlir_opt():
     return None, (r.stderr.strip().splitlines() or ["mlir-opt not found"])[-1]
 
 
+def _param_off(name, default):
+    """Whether lit's `--param name=...` (or `default`) is a spelling of off."""
+    return lit_config.params.get(name, default) in ("", "0", "false", "False", "OFF", "off")
+
+
 def _start_fork_server():
     """Start `support/forkserver.py` (the Python tools served by forking one warm process; see its docstring)
     and return the client command prefix, or None when `--param forkserver=0` or it cannot start. The server
     exits when this lit process does."""
-    if lit_config.params.get("forkserver", "1") in ("0", "false", "False", "off", "OFF"):
+    if _param_off("forkserver", "1"):
         return None
     import atexit
-    import shutil as _shutil
-    import subprocess as _subprocess
     import tempfile
     import time
 
@@ -99,9 +101,9 @@ def _start_fork_server():
     folder = tempfile.mkdtemp(prefix="pypto-lit-")
     sock = os.path.join(folder, "tools.sock")
     try:
-        server = _subprocess.Popen(
+        server = subprocess.Popen(
             [_tool_python(), os.path.join(support, "forkserver.py"), sock, str(os.getpid())],
-            stdin=_subprocess.DEVNULL, stdout=_subprocess.DEVNULL, start_new_session=True,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
         )
     except OSError as e:
         lit_config.note(f"fork server not started ({e}): each tool runs as its own process")
@@ -110,7 +112,7 @@ def _start_fork_server():
     def _stop():
         server.kill()
         server.wait()
-        _shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
     atexit.register(_stop)
     deadline = time.monotonic() + 30
@@ -140,7 +142,7 @@ for tool in ("pypto-opt", "pypto-run", "filecheck"):
 
 
 _mlir_opt, _why = _find_mlir_opt()
-_required = lit_config.params.get("require_mlir", "0") not in ("", "0", "false", "False", "OFF", "off")
+_required = not _param_off("require_mlir", "0")
 if _mlir_opt:
     config.available_features.add("mlir")
     config.substitutions.append((r"\bmlir-opt\b", _mlir_opt))
