@@ -32,7 +32,8 @@ def main() -> None:
     body = json.dumps({"tool": tool, "argv0": real, "args": args, "cwd": os.getcwd(), "env": env}).encode()
     data = HEADER.pack(len(body)) + body
     sent = socket.send_fds(sock, [data[: 1 << 15]], [0, 1, 2])
-    sock.sendall(data[sent:])
+    if sent < len(data):  # never a send after the whole request: the run may have ended and closed the socket
+        sock.sendall(data[sent:])
     reply = b""
     while len(reply) < HEADER.size:
         more = sock.recv(HEADER.size - len(reply))
