@@ -121,6 +121,25 @@ def shard_split_code(tile: TileType, split: int, lane_stride: int | None = None,
     )
 
 
+def widened_shard_extent(tile: TileType, split: int, lane_stride: int | None = None) -> int | None:
+    """For the full-width operand `tile` of a C->V shard whose lanes no split code can place (a static valid
+    extent V of the split axis): the smallest extent W, V < W <= box, whose lanes pto-isa can place with the same
+    stride.  Carrying the tile with its valid region widened to W delivers each lane a superset of its cells at
+    the same offset (lane L's window starts at L*S either way), which the lane narrows back to
+    `clamp(V - L*S, 0, S)`.  None when V is placeable already, is known only at run time, or no W exists."""
+    if split == SPLIT_NONE:
+        return None
+    dim = split_dim_of_code(split)
+    box, valid = tile.get_shape()[dim], tile.get_valid()[dim]
+    if DYNAMIC in (box, valid):
+        return None
+    stride = lane_step(box, lane_stride)
+    placeable = set(feasible_valid_extents(box, stride, allow_odd=True))
+    if valid in placeable:
+        return None
+    return next((w for w in range(valid + 1, box + 1) if w in placeable), None)
+
+
 def gather_split_code(tile: TileType, split: int, op: Operation | None = None) -> int:
     """GatherSplitCode: the code of the V->C pair of an `aic_gather` whose full-width result has type `tile`."""
     lanes = _lanes(tile, split, None, "Vector -> Cube", op)
@@ -143,4 +162,5 @@ __all__ = [
     "feasible_valid_extents",
     "gather_split_code",
     "shard_split_code",
+    "widened_shard_extent",
 ]

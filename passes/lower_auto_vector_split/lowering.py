@@ -71,7 +71,7 @@ from pypto_mlir.dialects.pto_traits import GmAccess, PipeDirection, ReductionAxi
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim, format_shape
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.mx_scale import SCALE_SPACES, scale_kind, scale_mat_type
-from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
+from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code, widened_shard_extent
 from pypto_mlir.passes.analysis.lanes import (
     ceil_half,
     lane_extents,
@@ -80,6 +80,7 @@ from pypto_mlir.passes.analysis.lanes import (
     needs_valid_clamp,
     split_code_of_dim,
     split_dim_of,
+    split_dim_of_code,
 )
 from pypto_mlir.passes.analysis.split_axis import (
     LaneArith,
@@ -639,6 +640,15 @@ def _shard_problem(src: TileType, d: int, lane_stride: int | None, op: Operation
     return None
 
 
+def _shard_valid_ok(src: TileType, d: int, lane_stride: int | None, op: Operation) -> bool:
+    """Whether the shard's valid-extent rules (`check_shard_valid`) hold, so that only its split code is amiss."""
+    try:
+        check_shard_valid(op, src, d, lane_stride)
+    except PtoError:
+        return False
+    return True
+
+
 def _ours(message: str) -> str:
     prefix = "ExpandMixedKernel: "
     if message.startswith(prefix):
@@ -775,10 +785,47 @@ def shard_by_full_transfer(
     return move, sl
 
 
+def shard_widened(
+    src: SSAValue, split: int, lane_type: TileType, lane_stride: int | None, arith: LaneArith, at: Operation
+) -> SetValidShapeOp | None:
+    """A C->V boundary whose lanes no split code can place, and that cannot be carried whole either (lane 1's
+    window would pass an odd box), carried with its valid split-axis extent widened (`widened_shard_extent`): a
+    `pto.set_validshape` on the cube side widens V to the smallest placeable W, `pto.aiv_shard` carries the lanes'
+    parts with the code W places (odd or even), and a `pto.set_validshape` on each lane narrows its part back to
+    `clamp(V - l*step, 0, step)`.  Each lane's window starts where it did (at `l*step`), so the narrowed part holds
+    exactly the cells `aiv_shard` would have delivered; the extra cells carried are the source's cells outside its
+    valid region, which nothing reads.  Inserted before `at`; returns the narrowing op (of type `lane_type`), or
+    None when no widening places the lanes or a valid extent off the split axis is a run-time value."""
+    src_type = src.type
+    assert isinstance(src_type, TileType)
+    wide = widened_shard_extent(src_type, split, lane_stride)
+    d = split_dim_of_code(split)
+    others = [v for i, v in enumerate((*src_type.get_valid(), *lane_type.get_valid())) if i % src_type.rank != d]
+    if wide is None or DYNAMIC in others:
+        return None
+    valid = list(src_type.get_valid())
+    valid[d] = wide
+    widen = SetValidShapeOp(src, valid, src_type.with_(valid=valid))
+    shard = AivShardOp(widen.result, split, lane_type, lane_stride=lane_stride)
+    for new in (widen, shard):
+        new.location = at.location
+        Rewriter.insert_op(new, InsertPoint.before(at))
+    step = lane_step(src_type.get_shape()[d], lane_stride)
+    lane_valid: list[int | SSAValue] = list(lane_type.get_valid())
+    lane_valid[d] = arith.lane_valid(src_type.get_valid()[d], step, at)
+    narrow = SetValidShapeOp(shard.result, lane_valid, lane_type)
+    narrow.location = at.location
+    Rewriter.insert_op(narrow, InsertPoint.before(at))
+    if src.name_hint:
+        widen.result.name_hint = f"{src.name_hint}_wide"
+    return narrow
+
+
 def carry_unplaceable_shards_whole(root: Operation) -> None:
     """Every `pto.aiv_shard` under `root` (an explicit-boundary region's, after splicing) whose split code pto-isa
     cannot place is carried whole instead (`shard_by_full_transfer`, with a `pto.get_subblock_idx` of its own),
-    when lane 1's window fits the box; the lane type, and so every user, is unchanged."""
+    when lane 1's window fits the box, and else with its valid extent widened to one a code places
+    (`shard_widened`); the lane type, and so every user, is unchanged."""
     for op in list(root.walk()):
         if not isinstance(op, AivShardOp) or op.split.value.data == 0:
             continue
@@ -794,21 +841,33 @@ def carry_unplaceable_shards_whole(root: Operation) -> None:
         except PtoError:
             pass
         step = lane_step(src.get_shape()[d], stride)
-        if not full_transfer_fits(src, d, step):
+        fits = full_transfer_fits(src, d, step)
+        if not fits and widened_shard_extent(src, op.split.value.data, stride) is None:
             continue  # left to ExpandMixedKernel's split-code error
         idx = GetSubblockIdxOp()
         idx.location = op.location
         idx.result.name_hint = "lane"
         Rewriter.insert_op(idx, InsertPoint.before(op))
-        vec = TileType.get(list(src.get_shape()), src.element_type, "vec", valid=list(src.get_valid()))
-        move, sl = shard_by_full_transfer(op.src, vec, res, d, step, LaneArith(idx.result, idx), op)
         name = op.result.name_hint
-        op.result.replace_all_uses_with(sl.result)
+        if fits:
+            vec = TileType.get(list(src.get_shape()), src.element_type, "vec", valid=list(src.get_valid()))
+            move, last = shard_by_full_transfer(op.src, vec, res, d, step, LaneArith(idx.result, idx), op)
+            if name:
+                move.result.name_hint = f"{name}_whole"
+        else:
+            narrow = shard_widened(op.src, op.split.value.data, res, stride, LaneArith(idx.result, idx), op)
+            if narrow is None:
+                idx.detach()
+                idx.erase()
+                continue  # left to ExpandMixedKernel's split-code error
+            last = narrow
+            if name:
+                narrow.src.name_hint = f"{name}_wide"
+        op.result.replace_all_uses_with(last.result)
         op.detach()
         op.erase()
         if name:
-            move.result.name_hint = f"{name}_whole"
-            sl.result.name_hint = name
+            last.result.name_hint = name
 
 
 class C2VBoundary(_SplitPattern):
@@ -841,9 +900,19 @@ class C2VBoundary(_SplitPattern):
             # A run-time valid extent on the split axis cannot be lane-sliced here (the slice would need the
             # extent as a value): reported, with the fallback hint (a split code cannot place it either).
             runtime_split = src.get_valid()[d] == DYNAMIC
+            name = op.result.name_hint
+            if not full_transfer_fits(src, d, step) and not runtime_split and _shard_valid_ok(src, d, lw.lane_stride, op):
+                narrow = shard_widened(op.src, split_code_of_dim(d), new_type, lw.lane_stride, lw.arith, op)
+                if narrow is not None:
+                    rewriter.replace(op, [], [narrow.result])  # the widening, the shard and the narrowing are in place
+                    if name:
+                        narrow.src.name_hint = f"{name}_wide"
+                        narrow.result.name_hint = name
+                    lw.track(narrow.result, lw.make_info(res, d))
+                    lw.own_shards.add(narrow.result)
+                    return
             if not full_transfer_fits(src, d, step) or runtime_split or (new_type.get_valid()[d] == DYNAMIC and runtime_other):
                 raise PtoError(_ours(problem.message), op=op) from None
-            name = op.result.name_hint
             move, sl = shard_by_full_transfer(op.src, res, new_type, d, step, lw.arith, op)
             rewriter.replace(op, [], [sl.result])  # the move and the slice are already in place
             if name:

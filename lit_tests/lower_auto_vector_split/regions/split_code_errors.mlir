@@ -3,32 +3,8 @@
 
 // Split codes that pto-isa cannot place are rejected at the boundary op of the region kernel, on both targets.
 
-// 12 valid rows of an odd 15-row box without a lane_stride: the box half 8 leaves the lanes 8 and 4 rows,
-// neither equal, one fewer nor empty.  (With lane_stride = 6 it would be code 1: see split_codes.mlir.)  The
-// boundary cannot be carried whole and lane-sliced either, as LowerAutoVectorSplit does for an even box (13 of
-// 16: lit_tests/lower_auto_vector_split/whole_transfer.mlir): lane 1's 8-row window [8, 16) would pass the
-// 15-row box.
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @unplaceable(%a: !pto.tensor<15x64xbf16>, %b: !pto.tensor<64x128xbf16>, %o: !pto.tensor<15x128xf32> {pto.out}) -> !pto.tensor<15x128xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.split_aiv} {
-    %a_mat = pto.load %a[0, 0] : !pto.tensor<15x64xbf16> -> !pto.tile<15x64xbf16, mat, valid = [12, 64]>
-    %b_mat = pto.load %b[0, 0] : !pto.tensor<64x128xbf16> -> !pto.tile<64x128xbf16, mat>
-    %a_l = pto.move %a_mat : !pto.tile<15x64xbf16, mat, valid = [12, 64]> -> !pto.tile<15x64xbf16, left, valid = [12, 64]>
-    %b_r = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
-    %acc = pto.matmul %a_l, %b_r : !pto.tile<15x64xbf16, left, valid = [12, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<15x128xf32, acc, valid = [12, 128]>
-    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<15x128xf32>) {
-      // expected-error@+1 {{valid split-axis extent (12 of a 15-wide dim 0) leaves the two AIV lanes 8 and 4 cells}}
-      %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<15x128xf32, acc, valid = [12, 128]> -> !pto.tile<8x128xf32, vec>
-      %c8 = arith.constant 8 : index
-      %row = arith.muli %aiv_id, %c8 : index
-      %o2 = pto.store %h, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<15x128xf32>
-      pto.yield %o2 : !pto.tensor<15x128xf32>
-    }
-    func.return %r : !pto.tensor<15x128xf32>
-  }
-}
-
-// -----
+// (A static ragged extent is no longer rejected here: 12 valid rows of an odd 15-row box, lanes 8 and 4, is
+// carried with its valid extent widened to the box, code 3: lit_tests/lower_auto_vector_split/widened_transfer.mlir.)
 
 // A gather has no odd form: re-joining 8 + 7 columns (15, left_right) is rejected.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

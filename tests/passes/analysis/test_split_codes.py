@@ -10,6 +10,7 @@ from pypto_mlir.passes.analysis.split_codes import (
     feasible_valid_extents,
     gather_split_code,
     shard_split_code,
+    widened_shard_extent,
 )
 
 
@@ -90,3 +91,27 @@ def test_feasible_extents_follow_the_placement_rule():
     assert feasible_valid_extents(16, 8, allow_odd=False) == [*range(0, 9), 16]
     # (beyond 2 * stride both lanes are full: the reference treats that as equal lanes too)
     assert feasible_valid_extents(16, 7, allow_odd=True) == [*range(0, 8), 13, 14, 15, 16]
+
+
+@pytest.mark.parametrize(
+    "shape, valid, split, stride, wide",
+    [
+        ([15, 128], [13, 128], 1, None, 15),  # lanes 8 and 5 -> 8 and 7 (code 3)
+        ([15, 128], [12, 128], 1, None, 15),  # lanes 8 and 4
+        ([16, 128], [13, 128], 1, None, 15),  # the smallest: 15 (8 and 7), not the box
+        ([16, 15], [16, 12], 2, None, 15),  # columns: 8 and 4 -> 8 and 7 (code 4)
+        ([16, 128], [10, 128], 1, 6, 11),  # stride 6: lanes 6 and 4 -> 6 and 5
+        ([15, 128], [15, 128], 1, None, None),  # placeable already (8 and 7)
+        ([15, 128], [5, 128], 1, None, None),  # lane 1 empty
+        ([15, 128], [DYNAMIC, 128], 1, None, None),  # run-time extent: the code is fixed at compile time
+        ([15, 128], [13, 128], 0, None, None),  # no split
+    ],
+)
+def test_widened_shard_extent(shape, valid, split, stride, wide):
+    """The smallest placeable valid extent above an unplaceable one; its lanes start where the original's do."""
+    t = tile(shape, valid)
+    assert widened_shard_extent(t, split, stride) == wide
+    if wide is not None:
+        widened = list(valid)
+        widened[split - 1] = wide
+        shard_split_code(tile(shape, widened), split, stride)  # placeable: no error
