@@ -901,7 +901,9 @@ class C2VBoundary(_SplitPattern):
             # extent as a value): reported, with the fallback hint (a split code cannot place it either).
             runtime_split = src.get_valid()[d] == DYNAMIC
             name = op.result.name_hint
-            if not full_transfer_fits(src, d, step) and not runtime_split and _shard_valid_ok(src, d, lw.lane_stride, op):
+            fits = full_transfer_fits(src, d, step)
+            # Lane 1's window passes an odd box, but only the split code is amiss: carry a widened extent.
+            if not fits and not runtime_split and _shard_valid_ok(src, d, lw.lane_stride, op):
                 narrow = shard_widened(op.src, split_code_of_dim(d), new_type, lw.lane_stride, lw.arith, op)
                 if narrow is not None:
                     rewriter.replace(op, [], [narrow.result])  # the widening, the shard and the narrowing are in place
@@ -911,7 +913,7 @@ class C2VBoundary(_SplitPattern):
                     lw.track(narrow.result, lw.make_info(res, d))
                     lw.own_shards.add(narrow.result)
                     return
-            if not full_transfer_fits(src, d, step) or runtime_split or (new_type.get_valid()[d] == DYNAMIC and runtime_other):
+            if not fits or runtime_split or (new_type.get_valid()[d] == DYNAMIC and runtime_other):
                 raise PtoError(_ours(problem.message), op=op) from None
             move, sl = shard_by_full_transfer(op.src, res, new_type, d, step, lw.arith, op)
             rewriter.replace(op, [], [sl.result])  # the move and the slice are already in place
