@@ -17,6 +17,9 @@ times each, and the median of each is kept; the ratio is median(a) / median(b).
   kernels (`benchmarks.generate`).  Target: xdsl-opt / pypto-opt at least 1.5 (printed as `speedup`).
 - **pipeline**: `pypto-opt --lower-auto-vector-split --expand-mixed-kernel FILE` against `pypto-opt FILE` on the
   same modules: what the passes (and the verification after each) add to a run.  Target: at most 1.2.
+- with `--context`, two rows without a target: the pipeline with `--verify-each=0`, and `pypto-opt` on the
+  pipeline's own output (parse, verify, print of the larger module the passes produce), both against
+  `pypto-opt FILE` (docs/performance.md, target 3, says what they show).
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ def compare(a: Sequence[str], b: Sequence[str], repeats: int) -> dict[str, float
     return {"a": ma, "b": mb, "ratio": ma / mb if mb else float("inf")}
 
 
-def run(repeats: int, sizes: Sequence[int], quiet: bool = False) -> list[dict]:
+def run(repeats: int, sizes: Sequence[int], quiet: bool = False, context: bool = False) -> list[dict]:
     opt, xopt, py = _tool("pypto-opt"), _tool("xdsl-opt"), sys.executable
     rows: list[dict] = []
 
@@ -99,6 +102,24 @@ def run(repeats: int, sizes: Sequence[int], quiet: bool = False) -> list[dict]:
                 "b_cmd": f"pypto-opt many{n}.mlir",
                 **r,
             })
+            if context:
+                passes = ["--lower-auto-vector-split", "--expand-mixed-kernel"]
+                r = compare([opt, "--verify-each=0", *passes, str(src)], [opt, str(src)], repeats)
+                note({
+                    "what": f"pipeline many{n}, no verify-each (context)",
+                    "a_cmd": f"pypto-opt --verify-each=0 --lower-auto-vector-split --expand-mixed-kernel many{n}.mlir",
+                    "b_cmd": f"pypto-opt many{n}.mlir",
+                    **r,
+                })
+                out = Path(tmp) / f"many{n}.out.mlir"
+                subprocess.run([opt, *passes, str(src), "-o", str(out)], check=True, stdout=subprocess.DEVNULL)
+                r = compare([opt, str(out)], [opt, str(src)], repeats)
+                note({
+                    "what": f"output of many{n} alone (context)",
+                    "a_cmd": f"pypto-opt many{n}.out.mlir",
+                    "b_cmd": f"pypto-opt many{n}.mlir",
+                    **r,
+                })
     return rows
 
 
@@ -114,6 +135,8 @@ def format_table(rows: Sequence[dict], repeats: int) -> str:
             target = f"≤ {STARTUP_TARGET}" + ("" if r["ratio"] <= STARTUP_TARGET else " !")
         elif r["what"].startswith("parse"):
             target = f"≥ {SPEEDUP_TARGET} (speedup)" + ("" if r["ratio"] >= SPEEDUP_TARGET else " !")
+        elif r["what"].endswith("(context)"):
+            target = "—"
         else:
             target = f"≤ {PIPELINE_TARGET}" + ("" if r["ratio"] <= PIPELINE_TARGET else " !")
         lines.append(
@@ -129,10 +152,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--smoke", action="store_true", help="one repeat, a module of 2 kernels (what CI runs)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    ap.add_argument(
+        "--context",
+        action="store_true",
+        help="also the pipeline without the verification after each pass, and the pipeline's output parsed, "
+        "verified and printed alone (what the pipeline target is up against)",
+    )
     args = ap.parse_args(argv)
     repeats = 1 if args.smoke else max(1, args.repeats)
     sizes = [2] if args.smoke else [int(s) for s in args.sizes.split(",") if s.strip()]
-    rows = run(repeats, sizes, quiet=args.quiet)
+    rows = run(repeats, sizes, quiet=args.quiet, context=args.context or args.smoke)
     if args.json:
         print(json.dumps({"repeats": repeats, "rows": rows}, indent=2))
     else:

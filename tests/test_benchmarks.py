@@ -123,7 +123,8 @@ def test_smoke_table(runner):
 
 
 def test_cli_smoke_json_structure():
-    """`python -m benchmarks.cli` (whole-process CPU ratios of the driver) runs and reports its three comparisons."""
+    """`python -m benchmarks.cli` (whole-process CPU ratios of the driver) runs and reports its three comparisons,
+    and (the smoke run includes them) the two context rows of the pipeline target."""
     proc = subprocess.run(
         [sys.executable, "-m", "benchmarks.cli", "--smoke", "--json", "--quiet"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
@@ -131,7 +132,10 @@ def test_cli_smoke_json_structure():
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["repeats"] == 1
-    assert [r["what"] for r in data["rows"]] == ["startup", "parse many2", "pipeline many2"]
+    assert [r["what"] for r in data["rows"]] == [
+        "startup", "parse many2", "pipeline many2",
+        "pipeline many2, no verify-each (context)", "output of many2 alone (context)",
+    ]
     for r in data["rows"]:
         assert r["a"] > 0 and r["b"] > 0 and r["ratio"] == pytest.approx(r["a"] / r["b"])
     assert data["rows"][0]["a_cmd"] == "pypto-opt empty.mlir"
@@ -146,7 +150,12 @@ def test_cli_smoke_table():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[2] == "| measurement | command A | A s | command B | B s | A/B | target |"
-    assert [line.split(" | ")[0] for line in lines[4:]] == ["| startup", "| parse many2", "| pipeline many2"]
+    rows = [line.split(" | ") for line in lines[4:]]
+    assert [r[0] for r in rows] == [
+        "| startup", "| parse many2", "| pipeline many2",
+        "| pipeline many2, no verify-each (context)", "| output of many2 alone (context)",
+    ]
+    assert [r[-1] for r in rows[3:]] == ["— |", "— |"]  # context rows have no target
 
 
 def test_bad_sizes_are_rejected():
