@@ -42,6 +42,7 @@ STARTUP_TARGET = 1.15
 SPEEDUP_TARGET = 1.5
 PIPELINE_TARGET = 1.2
 REFERENCE_IMPORT = "import xdsl.dialects.builtin, xdsl.parser, xdsl.printer"
+PASSES = ("--lower-auto-vector-split", "--expand-mixed-kernel")
 
 
 def _tool(name: str) -> str:
@@ -95,7 +96,7 @@ def run(repeats: int, sizes: Sequence[int], quiet: bool = False, context: bool =
             src.write_text(generate("many", n, "a2a3"), encoding="utf-8")
             r = compare([xopt, str(src)], [opt, str(src)], repeats)
             note({"what": f"parse many{n}", "a_cmd": f"xdsl-opt many{n}.mlir", "b_cmd": f"pypto-opt many{n}.mlir", **r})
-            r = compare([opt, "--lower-auto-vector-split", "--expand-mixed-kernel", str(src)], [opt, str(src)], repeats)
+            r = compare([opt, *PASSES, str(src)], [opt, str(src)], repeats)
             note({
                 "what": f"pipeline many{n}",
                 "a_cmd": f"pypto-opt --lower-auto-vector-split --expand-mixed-kernel many{n}.mlir",
@@ -103,8 +104,7 @@ def run(repeats: int, sizes: Sequence[int], quiet: bool = False, context: bool =
                 **r,
             })
             if context:
-                passes = ["--lower-auto-vector-split", "--expand-mixed-kernel"]
-                r = compare([opt, "--verify-each=0", *passes, str(src)], [opt, str(src)], repeats)
+                r = compare([opt, "--verify-each=0", *PASSES, str(src)], [opt, str(src)], repeats)
                 note({
                     "what": f"pipeline many{n}, no verify-each (context)",
                     "a_cmd": f"pypto-opt --verify-each=0 --lower-auto-vector-split --expand-mixed-kernel many{n}.mlir",
@@ -112,7 +112,7 @@ def run(repeats: int, sizes: Sequence[int], quiet: bool = False, context: bool =
                     **r,
                 })
                 out = Path(tmp) / f"many{n}.out.mlir"
-                subprocess.run([opt, *passes, str(src), "-o", str(out)], check=True, stdout=subprocess.DEVNULL)
+                subprocess.run([opt, *PASSES, str(src), "-o", str(out)], check=True, stdout=subprocess.DEVNULL)
                 r = compare([opt, str(out)], [opt, str(src)], repeats)
                 note({
                     "what": f"output of many{n} alone (context)",

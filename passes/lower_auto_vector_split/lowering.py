@@ -629,24 +629,19 @@ def check_shard_valid(op: Operation, src: TileType, dim: int, lane_stride: int |
         )
 
 
-def _shard_problem(src: TileType, d: int, lane_stride: int | None, op: Operation) -> PtoError | None:
+def _shard_problem(src: TileType, d: int, lane_stride: int | None, op: Operation) -> tuple[PtoError | None, bool]:
     """Why pto-isa cannot carry this C->V boundary as a split transfer (the shard's valid-extent rules, or a split
-    code that cannot place the lanes), or None when it can."""
+    code that cannot place the lanes), or None when it can; and whether the valid-extent rules hold (so that only
+    the split code, if anything, is amiss)."""
     try:
         check_shard_valid(op, src, d, lane_stride)
+    except PtoError as e:
+        return e, False
+    try:
         shard_split_code(src, split_code_of_dim(d), lane_stride, op)
     except PtoError as e:
-        return e
-    return None
-
-
-def _shard_valid_ok(src: TileType, d: int, lane_stride: int | None, op: Operation) -> bool:
-    """Whether the shard's valid-extent rules (`check_shard_valid`) hold, so that only its split code is amiss."""
-    try:
-        check_shard_valid(op, src, d, lane_stride)
-    except PtoError:
-        return False
-    return True
+        return e, True
+    return None, True
 
 
 def _ours(message: str) -> str:
@@ -785,24 +780,30 @@ def shard_by_full_transfer(
     return move, sl
 
 
+def widening_of(src: TileType, split: int, lane_type: TileType, lane_stride: int | None) -> int | None:
+    """The valid split-axis extent `shard_widened` carries this shard with (`widened_shard_extent`), or None when
+    no widening places the lanes or a valid extent off the split axis is a run-time value (the narrowing would
+    need it as an SSA value)."""
+    d = split_dim_of_code(split)
+    if any(v == DYNAMIC for t in (src, lane_type) for i, v in enumerate(t.get_valid()) if i != d):
+        return None
+    return widened_shard_extent(src, split, lane_stride)
+
+
 def shard_widened(
-    src: SSAValue, split: int, lane_type: TileType, lane_stride: int | None, arith: LaneArith, at: Operation
-) -> SetValidShapeOp | None:
+    src: SSAValue, split: int, wide: int, lane_type: TileType, lane_stride: int | None, arith: LaneArith, at: Operation
+) -> SetValidShapeOp:
     """A C->V boundary whose lanes no split code can place, and that cannot be carried whole either (lane 1's
     window would pass an odd box), carried with its valid split-axis extent widened (`widened_shard_extent`): a
     `pto.set_validshape` on the cube side widens V to the smallest placeable W, `pto.aiv_shard` carries the lanes'
     parts with the code W places (odd or even), and a `pto.set_validshape` on each lane narrows its part back to
     `clamp(V - l*step, 0, step)`.  Each lane's window starts where it did (at `l*step`), so the narrowed part holds
     exactly the cells `aiv_shard` would have delivered; the extra cells carried are the source's cells outside its
-    valid region, which nothing reads.  Inserted before `at`; returns the narrowing op (of type `lane_type`), or
-    None when no widening places the lanes or a valid extent off the split axis is a run-time value."""
+    valid region, which nothing reads.  `wide` is `widening_of`'s extent.  Inserted before `at`; returns the
+    narrowing op (of type `lane_type`)."""
     src_type = src.type
     assert isinstance(src_type, TileType)
-    wide = widened_shard_extent(src_type, split, lane_stride)
     d = split_dim_of_code(split)
-    others = [v for i, v in enumerate((*src_type.get_valid(), *lane_type.get_valid())) if i % src_type.rank != d]
-    if wide is None or DYNAMIC in others:
-        return None
     valid = list(src_type.get_valid())
     valid[d] = wide
     widen = SetValidShapeOp(src, valid, src_type.with_(valid=valid))
@@ -842,7 +843,8 @@ def carry_unplaceable_shards_whole(root: Operation) -> None:
             pass
         step = lane_step(src.get_shape()[d], stride)
         fits = full_transfer_fits(src, d, step)
-        if not fits and widened_shard_extent(src, op.split.value.data, stride) is None:
+        wide = None if fits else widening_of(src, op.split.value.data, res, stride)
+        if not fits and wide is None:
             continue  # left to ExpandMixedKernel's split-code error
         idx = GetSubblockIdxOp()
         idx.location = op.location
@@ -855,11 +857,8 @@ def carry_unplaceable_shards_whole(root: Operation) -> None:
             if name:
                 move.result.name_hint = f"{name}_whole"
         else:
-            narrow = shard_widened(op.src, op.split.value.data, res, stride, LaneArith(idx.result, idx), op)
-            if narrow is None:
-                idx.detach()
-                idx.erase()
-                continue  # left to ExpandMixedKernel's split-code error
+            assert wide is not None
+            narrow = shard_widened(op.src, op.split.value.data, wide, res, stride, LaneArith(idx.result, idx), op)
             last = narrow
             if name:
                 narrow.src.name_hint = f"{name}_wide"
@@ -893,7 +892,7 @@ class C2VBoundary(_SplitPattern):
         if src.get_shape()[d] == DYNAMIC:
             raise _dynamic_box_error(op, d)
         new_type = halved_tile_type(res, d, lw.lane_stride)
-        problem = _shard_problem(src, d, lw.lane_stride, op)
+        problem, only_code = _shard_problem(src, d, lw.lane_stride, op)
         if problem is not None:
             step = lw.step_for(src.get_shape()[d])
             runtime_other = any(v == DYNAMIC for i, v in enumerate(res.get_valid()) if i != d)
@@ -903,16 +902,16 @@ class C2VBoundary(_SplitPattern):
             name = op.result.name_hint
             fits = full_transfer_fits(src, d, step)
             # Lane 1's window passes an odd box, but only the split code is amiss: carry a widened extent.
-            if not fits and not runtime_split and _shard_valid_ok(src, d, lw.lane_stride, op):
-                narrow = shard_widened(op.src, split_code_of_dim(d), new_type, lw.lane_stride, lw.arith, op)
-                if narrow is not None:
-                    rewriter.replace(op, [], [narrow.result])  # the widening, the shard and the narrowing are in place
-                    if name:
-                        narrow.src.name_hint = f"{name}_wide"
-                        narrow.result.name_hint = name
-                    lw.track(narrow.result, lw.make_info(res, d))
-                    lw.own_shards.add(narrow.result)
-                    return
+            wide = widening_of(src, split_code_of_dim(d), new_type, lw.lane_stride) if not fits and only_code else None
+            if wide is not None:  # (a run-time split extent has none)
+                narrow = shard_widened(op.src, split_code_of_dim(d), wide, new_type, lw.lane_stride, lw.arith, op)
+                rewriter.replace(op, [], [narrow.result])  # the widening, the shard and the narrowing are in place
+                if name:
+                    narrow.src.name_hint = f"{name}_wide"
+                    narrow.result.name_hint = name
+                lw.track(narrow.result, lw.make_info(res, d))
+                lw.own_shards.add(narrow.result)
+                return
             if not fits or runtime_split or (new_type.get_valid()[d] == DYNAMIC and runtime_other):
                 raise PtoError(_ours(problem.message), op=op) from None
             move, sl = shard_by_full_transfer(op.src, res, new_type, d, step, lw.arith, op)
