@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -193,7 +193,7 @@ class _TensorCopyOp(IRDLOperation):
         if len(sa) != len(sb) or any(x != y and DYNAMIC not in (x, y) for x, y in zip(sa, sb)):
             raise VerifyException(f"copies a whole tensor: shapes {format_shape(sa)} and {format_shape(sb)} differ")
         if self.result.type != b:
-            raise VerifyException(f"result type must equal the destination tensor type")
+            raise VerifyException("result type must equal the destination tensor type")
 
 
 @irdl_op_definition

@@ -49,7 +49,7 @@ class _MatmulMxBase(IRDLOperation):
             why = f" (one scale per {MX_GROUP} elements along K)"
             _require_shape(expect, t.get_shape(), f"'{self.name}' {what}", why)
         if l.element_type != r.element_type:
-            raise VerifyException(f"operands must have the same element type")
+            raise VerifyException("operands must have the same element type")
         _require_shape([m, n], out.get_shape(), "result")
         check_acc_and_bias(self, out, n, acc, bias, "", "bias")
 

@@ -150,6 +150,77 @@ def set_kind(op: Operation, kind: FunctionKind) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Function and module attributes: their one spelling and typed accessors
+# ---------------------------------------------------------------------------------------------------------------
+
+TARGET_ATTR = "pto.target"
+"""Module attribute `pto.target = #pto.target<a2a3|a5>`."""
+SPLIT_ATTR = "pto.split"
+"""Function attribute `pto.split = #pto.split<none|up_down|left_right>`."""
+
+
+class FuncFlag(StrEnum):
+    """The unit attributes a function may carry (present or absent); `has_flag` / `set_flag` speak only this."""
+
+    SPLIT_AIV = "pto.split_aiv"
+    """The kernel's vector part runs on both AIV lanes (set by LowerAutoVectorSplit, or written by hand)."""
+    SPLIT_AIV_REGION_VALIDATED = "pto.split_aiv_region_validated"
+    """LowerAutoVectorSplit has lowered and checked the kernel's explicit `split_aiv_scope` regions."""
+    DUAL_AIV_DISPATCH = "pto.dual_aiv_dispatch"
+    """An unsplit a2a3 AIV kernel that both lanes run (each on its own copy of the pipe)."""
+    SYNC_START = "pto.sync_start"
+    """The kernel starts with a cross-core barrier."""
+
+
+class FuncInt(StrEnum):
+    """The integer attributes a function may carry; `int_attr_of` reads them."""
+
+    SLOT_NUM = "pto.slot_num"
+    LOCAL_SLOT_NUM = "pto.local_slot_num"
+    CORE_NUM = "pto.core_num"
+
+
+def has_flag(op: Operation, flag: FuncFlag) -> bool:
+    """Whether a function carries the unit attribute `flag`."""
+    return flag.value in op.attributes
+
+
+def set_flag(op: Operation, flag: FuncFlag, on: bool = True) -> None:
+    """Add (`on`) or remove the unit attribute `flag` of a function."""
+    if on:
+        from xdsl.dialects.builtin import UnitAttr
+
+        op.attributes[flag.value] = UnitAttr()
+    else:
+        op.attributes.pop(flag.value, None)
+
+
+def int_attr_of(op: Operation, name: FuncInt) -> int | None:
+    """The value of a function's integer attribute `name`, or None when absent (or not an integer)."""
+    from xdsl.dialects.builtin import IntegerAttr
+
+    attr = op.attributes.get(name.value)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def target_of(module: Operation) -> str | None:
+    """The module's backend keyword (`a2a3` / `a5`), or None when it has no `#pto.target`."""
+    attr = module.attributes.get(TARGET_ATTR)
+    return attr.data if isinstance(attr, TargetAttr) else None
+
+
+def split_mode_of(f: Operation) -> str:
+    """A function's split mode keyword: `none` when it has no `#pto.split`."""
+    attr = f.attributes.get(SPLIT_ATTR)
+    return attr.data if isinstance(attr, SplitAttr) else "none"
+
+
+def set_split_mode(f: Operation, mode: str) -> None:
+    """Give a function `pto.split = #pto.split<mode>`."""
+    f.attributes[SPLIT_ATTR] = SplitAttr(mode)
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Element types
 # ---------------------------------------------------------------------------------------------------------------
 

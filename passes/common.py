@@ -1,6 +1,6 @@
 """Helpers shared by the passes: locations, names, targets, function attributes.
 
-`kind_of`, `set_kind` and `FunctionKind` are defined with `#pto.kind` in `dialects/pto_types.py` and re-exported
+`kind_of`, `set_kind`, `FunctionKind` and the other function-attribute accessors are defined with `#pto.kind` in `dialects/pto_types.py` and re-exported
 here for the passes."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from xdsl.ir import Operation
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_types import (  # noqa: F401 (FunctionKind, kind_of, set_kind: re-exports)
     FunctionKind,
-    SplitAttr,
-    TargetAttr,
     kind_of,
     set_kind,
+    split_mode_of,
+    target_of,
 )
 
 
@@ -42,20 +42,18 @@ def enclosing_loops(op: Operation) -> list[Operation]:
 
 def require_target(module: ModuleOp, pass_name: str) -> str:
     """The module's backend (`a2a3` or `a5`); a located error if it has none."""
-    attr = module.attributes.get("pto.target")
-    if not isinstance(attr, TargetAttr):
+    target = target_of(module)
+    if target is None:
         raise PtoError(
             f"{pass_name} depends on the backend, but the module has no 'pto.target' attribute; "
             "add `attributes {pto.target = #pto.target<a2a3>}` (or <a5>) to the builtin.module",
             op=module,
         )
-    return attr.data
+    return target
 
 
-def split_mode(f: func.FuncOp) -> str:
-    """The function's split mode: `none` when absent."""
-    attr = f.attributes.get("pto.split")
-    return attr.data if isinstance(attr, SplitAttr) else "none"
+split_mode = split_mode_of
+"""The function's split mode: `none` when absent (`dialects.pto_types.split_mode_of`)."""
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_comm_ops import DeferWaitOp
+from pypto_mlir.dialects.pto_types import FuncFlag, FuncInt
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..common import FunctionKind, kind_of
@@ -59,8 +60,8 @@ def audit_deferred_waiters(module: ModuleOp) -> None:
                 f, wait, f"it must be an outlined incore function or its pure-AIV expanded form, but '@{name}' is "
                 f"#pto.kind<{kind}>; move the wait into the kernel the orchestration code launches",
             )
-        for attr in ("pto.core_num", "pto.sync_start"):
-            if attr in f.attributes:
+        for attr in (FuncInt.CORE_NUM, FuncFlag.SYNC_START):
+            if attr.value in f.attributes:
                 raise _error(
                     f, wait, f"it must be a single-block task and cannot carry core_num or sync_start ('@{name}' has "
                     f"{attr}); drop the attribute, or use pto.wait inside the kernel instead",

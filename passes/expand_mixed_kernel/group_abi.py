@@ -52,7 +52,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import CreateTensorOp, ImportPeerBufferOp, StoreOp, get_int_attr
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeFree, PipeTransfer
-from pypto_mlir.dialects.pto_types import TensorType
+from pypto_mlir.dialects.pto_types import FuncFlag, TensorType, has_flag, set_flag
 from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 
 from ..common import FunctionKind, kind_of, split_mode, with_loc
@@ -79,9 +79,9 @@ def _members(g: func.FuncOp, funcs: dict[str, func.FuncOp]) -> tuple[func.CallOp
 
 def needs_inferred_dual_dispatch(f: func.FuncOp, target: str) -> bool:
     """a2a3, not stamped, no split mode, a body whose cross-core transfers (push/pop/free) all use split 0."""
-    if target != "a2a3" or "pto.dual_aiv_dispatch" in f.attributes or not f.body.blocks:
+    if target != "a2a3" or has_flag(f, FuncFlag.DUAL_AIV_DISPATCH) or not f.body.blocks:
         return False
-    if split_mode(f) != "none" or "pto.split_aiv" in f.attributes:
+    if split_mode(f) != "none" or has_flag(f, FuncFlag.SPLIT_AIV):
         return False
     transfers = [op for op in f.walk() if op.has_trait(PipeTransfer)]
     if not transfers:
@@ -452,7 +452,7 @@ def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None
                             op.attributes["peer_func"] = SymbolRefAttr(renames[peer])
             new_funcs.append(new)
         if dual:
-            new_funcs[1].attributes["pto.dual_aiv_dispatch"] = UnitAttr()
+            set_flag(new_funcs[1], FuncFlag.DUAL_AIV_DISPATCH)
         if keep:
             for callee, new in zip(callees, new_funcs):
                 Rewriter.insert_op(new, InsertPoint.before(callee))

@@ -37,6 +37,7 @@ from xdsl.rewriter import InsertPoint
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
 from pypto_mlir.dialects.pto_traits import CoreSide
+from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
@@ -46,7 +47,7 @@ from ..common import FunctionKind, kind_of, old_heap_frozen, require_target, set
 from .boundaries import boundary_patterns
 from .deferred_waiters import audit_deferred_waiters
 from .group_abi import normalize_group_abi
-from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function, top_level_callers
+from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function
 from .gm_sync import insert_gm_fences
 from .manual_push import adapt_manual_v2c_pushes
 from .pipe_setup import build_pipe_setup, stamp_dual_aiv_dispatch
@@ -108,7 +109,7 @@ def reject_unlowered_split(f: func.FuncOp) -> None:
     dropped silently. The failure is a skipped pass, not something the author can read off the kernel, so the
     message names the step to run."""
     mode = split_mode(f)
-    if mode not in DATA_PARALLEL_MODES or "pto.split_aiv" in f.attributes:
+    if mode not in DATA_PARALLEL_MODES or has_flag(f, FuncFlag.SPLIT_AIV):
         return
     raise PtoError(
         f"{PASS_NAME}: kernel '@{f.sym_name.data}' requests pto.split<{mode}> but has not been lowered to the "
@@ -120,7 +121,7 @@ def reject_unlowered_split(f: func.FuncOp) -> None:
 
 def check_transpose_hazard(f: func.FuncOp) -> None:
     """§7.2: a split kernel must not transpose its split axis away (LowerAutoVectorSplit's fallback check)."""
-    if "pto.split_aiv_region_validated" in f.attributes:
+    if has_flag(f, FuncFlag.SPLIT_AIV_REGION_VALIDATED):
         return
     mode = split_mode(f)
     if mode not in DATA_PARALLEL_MODES:
@@ -156,7 +157,7 @@ class ConvertPureIncoreKernel(RewritePattern):
         if roll == Affinity.MIXED:
             return
         set_kind(op, CoreSide.of_affinity(roll).kind)
-        op.attributes.pop("pto.split", None)
+        op.attributes.pop(SPLIT_ATTR, None)
         rewriter.notify_op_modified(op)
 
 

@@ -21,7 +21,7 @@ tile ops and carry no setup yet:
 from __future__ import annotations
 
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Operation, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
@@ -34,25 +34,22 @@ from pypto_mlir.dialects.pto_ops import (
     ReserveBufferOp,
 )
 
+from pypto_mlir.dialects.pto_types import FuncFlag, FuncInt, int_attr_of, set_flag
+
 from ..common import split_mode, with_loc
 from .pipe_metadata import AUTO_BASE, DEFAULT_SLOT_NUM, collect_pipe_metadata, set_name_hint
 from .tfree import check_local_depth
 
 
-def _int_attr(f: func.FuncOp, name: str) -> int | None:
-    attr = f.attributes.get(name)
-    return attr.value.data if isinstance(attr, IntegerAttr) else None
-
-
 def pipe_depths(original: func.FuncOp, target: str) -> tuple[int, int | None]:
     """(`slot_num`, `local_slot_num` or None) for the automatic pipe of `original`; rejects what the target cannot do."""
     name = original.sym_name.data
-    slot_num = _int_attr(original, "pto.slot_num")
+    slot_num = int_attr_of(original, FuncInt.SLOT_NUM)
     if slot_num is None:
         slot_num = DEFAULT_SLOT_NUM
     elif slot_num <= 0:
         raise PtoError(f"'pto.slot_num' of @{name} must be a positive integer, got {slot_num}", op=original)
-    local = _int_attr(original, "pto.local_slot_num")
+    local = int_attr_of(original, FuncInt.LOCAL_SLOT_NUM)
     if local is None:
         return slot_num, None
     if target == "a5":
@@ -94,7 +91,7 @@ def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: fu
         check_local_depth(aiv, CoreSide.AIV, local, setting)
     else:
         # Beyond the reference: a side that holds more popped tiles than the ring has slots hangs the device.
-        given = _int_attr(original, "pto.slot_num") is not None
+        given = int_attr_of(original, FuncInt.SLOT_NUM) is not None
         setting = f"pto.slot_num = {slot_num} on @{name}" if given else f"the default slot_num, @{name} sets no pto.slot_num"
         check_local_depth(aic, CoreSide.AIC, slot_num, setting, ring=True)
         check_local_depth(aiv, CoreSide.AIV, slot_num, setting, ring=True)
@@ -168,4 +165,4 @@ def stamp_dual_aiv_dispatch(aiv: func.FuncOp, original: func.FuncOp, target: str
     Only the attribute is set here; the lane-1 replay (zero valid shape, suppressed stores) is a later lowering."""
     if target != "a2a3" or split_mode(original) != "none":
         return
-    aiv.attributes["pto.dual_aiv_dispatch"] = UnitAttr()
+    set_flag(aiv, FuncFlag.DUAL_AIV_DISPATCH)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import scf
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from pypto_mlir.diagnostics import PtoError

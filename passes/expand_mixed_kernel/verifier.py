@@ -47,7 +47,7 @@ from pypto_mlir.dialects.pto_ops import (
     get_int_attr,
 )
 from pypto_mlir.dialects.pto_traits import CoreSide, CubeAffinity, PipeDirection, VectorAffinity
-from pypto_mlir.dialects.pto_types import TargetAttr
+from pypto_mlir.dialects.pto_types import target_of
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..common import FunctionKind, kind_of
@@ -92,8 +92,7 @@ def consumer_depth(init: Operation) -> int:
 
 def verify_mixed_kernel_expanded(module: ModuleOp) -> None:
     """Raise a located `PtoError` at the first violation of the MixedKernelExpanded contract."""
-    attr = module.attributes.get("pto.target")
-    target = attr.data if isinstance(attr, TargetAttr) else None
+    target = target_of(module)
     funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     for f in funcs.values():
         if not f.body.blocks:

@@ -25,9 +25,9 @@ from xdsl.dialects import arith, func, scf
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError, location_of
-from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, LoadOp, StoreOp, get_int_attr
+from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, StoreOp, get_int_attr
 from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, PipeDirection
-from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
 from ..analysis.affinity import Affinity, intrinsic_affinity
 from ..analysis.hazards import op_accesses, transfer_roles

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from pypto_mlir.diagnostics import PtoError, emit_remark, location_of
 from pypto_mlir.dialects.pto_ops import TRANSFER_OPS, AicGatherOp, AivShardOp
-from pypto_mlir.dialects.pto_types import SplitAttr
+from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag, set_flag, set_split_mode
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.affinity import is_mixed
 from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
@@ -48,7 +48,7 @@ def is_auto_candidate(f: func.FuncOp) -> bool:
     return (
         kind_of(f) == FunctionKind.INCORE
         and split_mode(f) in DATA_PARALLEL_MODES
-        and "pto.split_aiv" not in f.attributes
+        and not has_flag(f, FuncFlag.SPLIT_AIV)
         and bool(f.body.blocks)
         and is_mixed(f)
     )
@@ -79,11 +79,12 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     lw.lower_block(block)
     lw.check_no_cube_tile_halved(f)
     check_cross_lane_gm_races(f, lw.tracked)
-    split = f.attributes.pop("pto.split")
-    f.attributes.pop("pto.split_aiv", None)
-    f.attributes.pop("pto.dual_aiv_dispatch", None)
-    f.attributes["pto.split"] = split
-    f.attributes["pto.split_aiv"] = UnitAttr()
+    # Re-set in this order so the attributes print as `pto.split = ..., pto.split_aiv`.
+    f.attributes.pop(SPLIT_ATTR)
+    set_flag(f, FuncFlag.SPLIT_AIV, False)
+    set_flag(f, FuncFlag.DUAL_AIV_DISPATCH, False)
+    set_split_mode(f, mode)
+    set_flag(f, FuncFlag.SPLIT_AIV)
     return lw
 
 
@@ -216,7 +217,7 @@ class LowerAutoVectorSplitPass(ModulePass):
             if pristine is None:
                 raise PtoError(e.message + FALLBACK_HINT, op=e.op, loc=e.loc, notes=e.notes) from None
             Rewriter.replace_op(f, pristine)
-            pristine.attributes["pto.split"] = SplitAttr("none")
+            set_split_mode(pristine, "none")
             reason = _unprefixed(e.message)
             if self.remarks:
                 emit_remark(
@@ -238,6 +239,6 @@ def _why_not_auto(f: func.FuncOp) -> str:
     mode = split_mode(f)
     if mode not in ("up_down", "left_right"):
         return "no split requested (pto.split absent or none)"
-    if "pto.split_aiv" in f.attributes:
+    if has_flag(f, FuncFlag.SPLIT_AIV):
         return "already in the explicit per-lane form (pto.split_aiv)"
     return f"pto.split<{mode}> is requested but the body is not a mixed cube/vector kernel (nothing crosses the cores)"

@@ -37,8 +37,8 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_comm_ops import TileGetOp
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp
 from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, PipeDirection, ReductionAxis
-from pypto_mlir.dialects.pto_types import TensorType, TileType, format_dim, is_cube_memory
-from pypto_mlir.passes.analysis.hazards import op_accesses, tensor_roots
+from pypto_mlir.dialects.pto_types import FuncFlag, TensorType, TileType, format_dim, has_flag, is_cube_memory
+from pypto_mlir.passes.analysis.hazards import op_accesses
 
 from ..analysis.affinity import Affinity, intrinsic_affinity, move_direction
 from ..analysis.lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
@@ -101,7 +101,7 @@ def verify_aiv_split_valid(f: func.FuncOp) -> None:
     if not scopes:
         return
     # (h) a region needs a split_aiv function (OutlineIncoreScopes stamps it).
-    if "pto.split_aiv" not in f.attributes:
+    if not has_flag(f, FuncFlag.SPLIT_AIV):
         raise PtoError(
             f"{PREFIX}: 'pto.split_aiv_scope' opens a CORE_GROUP-level region (both AIV lanes), so it cannot be "
             f"authored in an incore function that is not marked split_aiv; add the unit attribute `pto.split_aiv` "

@@ -23,12 +23,13 @@ holds a region anywhere.  In order:
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, SplitAivScopeOp, YieldOp
+
+from pypto_mlir.dialects.pto_types import FuncFlag, set_flag
 
 from ..common import with_loc
 from .lowering import SplitLowering
@@ -65,11 +66,10 @@ def lower_region_function(f: func.FuncOp) -> None:
                 "this one (make them siblings), or nest it in a full-width data-parallel region instead",
                 op=op,
             )
-    for name in ("pto.split_aiv", "pto.split_aiv_region_validated"):
-        if name in f.attributes:
-            del f.attributes[name]
-    f.attributes["pto.split_aiv"] = UnitAttr()
-    f.attributes["pto.split_aiv_region_validated"] = UnitAttr()
+    for flag in (FuncFlag.SPLIT_AIV, FuncFlag.SPLIT_AIV_REGION_VALIDATED):
+        set_flag(f, flag, False)
+    for flag in (FuncFlag.SPLIT_AIV, FuncFlag.SPLIT_AIV_REGION_VALIDATED):
+        set_flag(f, flag)
 
 
 class _RegionLowering:

@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
     IntegerAttr,
@@ -23,7 +22,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult
+from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
@@ -36,9 +35,6 @@ if TYPE_CHECKING:
 # are told apart by name first): verifying a module that has none (`builtin.module {}`) loads none of them.
 _SCF_RESULT_REGIONS = ("scf.if", "scf.execute_region")
 
-UNIT_FUNC_ATTRS = ("pto.split_aiv", "pto.split_aiv_region_validated", "pto.dual_aiv_dispatch", "pto.sync_start")
-INT_FUNC_ATTRS = ("pto.slot_num", "pto.local_slot_num", "pto.core_num")
-KNOWN_FUNC_ATTRS = ("pto.kind", "pto.split", *UNIT_FUNC_ATTRS, *INT_FUNC_ATTRS)
 KNOWN_ARG_ATTRS = ("pto.out", "pto.inout")
 KNOWN_CALL_ATTRS = ("pto.no_dep", "pto.task_id")
 
@@ -439,9 +435,9 @@ def _check_module_attrs(module: ModuleOp) -> None:
     for name, attr in module.attributes.items():
         if not name.startswith("pto."):
             continue
-        from pypto_mlir.dialects.pto_types import TargetAttr
+        from pypto_mlir.dialects.pto_types import TARGET_ATTR, TargetAttr
 
-        if name != "pto.target":
+        if name != TARGET_ATTR:
             raise PtoError(f"unknown module attribute '{name}' (known: pto.target)", op=module)
         if not isinstance(attr, TargetAttr):
             raise PtoError(f"'pto.target' must be #pto.target<a2a3|a5>, got {attr}", op=module)
@@ -450,25 +446,28 @@ def _check_module_attrs(module: ModuleOp) -> None:
 def _check_func_attrs(f: func.FuncOp) -> None:
     from xdsl.dialects import func
 
-    from pypto_mlir.dialects.pto_types import KINDS, KindAttr, SplitAttr
+    from pypto_mlir.dialects.pto_types import KINDS, SPLIT_ATTR, FuncFlag, FuncInt, KindAttr, SplitAttr
 
     if not isinstance(f, func.FuncOp):
         return
+    unit_attrs = tuple(flag.value for flag in FuncFlag)
+    int_attrs = tuple(n.value for n in FuncInt)
+    known = ("pto.kind", SPLIT_ATTR, *unit_attrs, *int_attrs)
     for name, attr in f.attributes.items():
         if not name.startswith("pto."):
             continue
-        if name not in KNOWN_FUNC_ATTRS:
+        if name not in known:
             raise PtoError(
-                f"unknown function attribute '{name}' on @{f.sym_name.data} (known: {', '.join(KNOWN_FUNC_ATTRS)})",
+                f"unknown function attribute '{name}' on @{f.sym_name.data} (known: {', '.join(known)})",
                 op=f,
             )
         if name == "pto.kind" and not isinstance(attr, KindAttr):
             raise PtoError(f"'pto.kind' must be #pto.kind<K> with K one of: {', '.join(KINDS)}; got {attr}", op=f)
-        if name == "pto.split" and not isinstance(attr, SplitAttr):
+        if name == SPLIT_ATTR and not isinstance(attr, SplitAttr):
             raise PtoError(f"'pto.split' must be #pto.split<none|up_down|left_right>, got {attr}", op=f)
-        if name in UNIT_FUNC_ATTRS and not isinstance(attr, UnitAttr):
+        if name in unit_attrs and not isinstance(attr, UnitAttr):
             raise PtoError(f"'{name}' is a unit attribute (write it without a value), got {attr}", op=f)
-        if name in INT_FUNC_ATTRS:
+        if name in int_attrs:
             if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
                 raise PtoError(f"'{name}' must be a positive integer, got {attr}", op=f)
     if f.arg_attrs is not None:
@@ -495,9 +494,9 @@ def function_kind(f: Operation) -> str | None:
 
 
 def module_target(module: ModuleOp) -> str | None:
-    from pypto_mlir.dialects.pto_types import TargetAttr
+    """The module's `#pto.target` keyword (public name of `pto_types.target_of`)."""
+    from pypto_mlir.dialects.pto_types import target_of
 
-    attr = module.attributes.get("pto.target")
-    return attr.data if isinstance(attr, TargetAttr) else None
+    return target_of(module)
 
 

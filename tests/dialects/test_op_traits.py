@@ -227,3 +227,76 @@ def test_kind_helpers_are_defined_once(name):
     ]
     assert len(defs) == 1 and defs[0].startswith("dialects/pto_types.py:"), defs
     assert pattern.match(f"def {name}(op: Operation) -> str | None:")
+
+
+FUNC_ATTRS = frozenset({
+    "pto.split_aiv", "pto.split_aiv_region_validated", "pto.dual_aiv_dispatch", "pto.sync_start", "pto.slot_num",
+    "pto.local_slot_num", "pto.core_num", "pto.target", "pto.split",
+})
+
+
+def func_attr_strings(source: str) -> list[int]:
+    """Lines of the string constants that are exactly a function / module attribute's name (`"pto.split_aiv"`):
+    the attribute spelled instead of asked through its typed accessor (`has_flag`, `set_flag`, `int_attr_of`,
+    `target_of`, `split_mode_of`, `set_split_mode`; names `FuncFlag`, `FuncInt`, `TARGET_ATTR`, `SPLIT_ATTR`, all
+    in dialects/pto_types.py).  A message that quotes the name (`f"'pto.slot_num' of @{name} ..."`) is text."""
+    import ast
+
+    tree = ast.parse(source)
+    # The attribute *type* name in a table of how to write each type (`"pto.split": "#pto.split<...>"`) is not
+    # an attribute read or set.
+    syntax_keys = {
+        id(k)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Dict)
+        for k, v in zip(node.keys, node.values)
+        if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.startswith("#pto.")
+    }
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in FUNC_ATTRS
+        and id(node) not in syntax_keys
+    ]
+
+
+def test_no_function_attribute_strings_in_clean_files():
+    hits = [
+        f"{name}:{i}"
+        for name in SIDE_CLEAN
+        for i in func_attr_strings((ROOT / name).read_text(encoding="utf-8"))
+    ]
+    assert not hits, "function attributes spelled as strings:\n" + "\n".join(hits)
+
+
+def test_function_attribute_pattern_can_fail():
+    for bad in ('if "pto.split_aiv" in f.attributes: pass', "attr = module.attributes.get('pto.target')",
+                'f.attributes["pto.split"] = split', 'slot_num = _int_attr(original, "pto.slot_num")'):
+        assert func_attr_strings(bad), bad
+    for good in ('if has_flag(f, FuncFlag.SPLIT_AIV): pass', 'm = "requests pto.split<up_down>, no pto.split_aiv"',
+                 'op_name = "pto.split_aiv_scope"', """m = f"'pto.slot_num' of @{name} must be positive" """):
+        assert not func_attr_strings(good), good
+
+
+def test_function_attribute_accessors():
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+
+    from pypto_mlir.dialects.pto_types import (
+        FuncFlag, FuncInt, TargetAttr, has_flag, int_attr_of, set_flag, set_split_mode, split_mode_of, target_of,
+    )
+
+    f = func.FuncOp("k", ((), ()))
+    assert not has_flag(f, FuncFlag.SPLIT_AIV) and split_mode_of(f) == "none"
+    set_flag(f, FuncFlag.SPLIT_AIV)
+    set_split_mode(f, "up_down")
+    assert has_flag(f, FuncFlag.SPLIT_AIV) and split_mode_of(f) == "up_down"
+    set_flag(f, FuncFlag.SPLIT_AIV, False)
+    assert not has_flag(f, FuncFlag.SPLIT_AIV)
+    assert int_attr_of(f, FuncInt.SLOT_NUM) is None
+    f.attributes[FuncInt.SLOT_NUM.value] = IntegerAttr(4, i64)
+    assert int_attr_of(f, FuncInt.SLOT_NUM) == 4
+    m = ModuleOp([])
+    assert target_of(m) is None
+    m.attributes["pto.target"] = TargetAttr("a5")
+    assert target_of(m) == "a5"

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -25,7 +25,15 @@ from pypto_mlir.diagnostics import PtoError, SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_traits import BoundaryAffinity, CoreSide, PipeDirection, PipeFree, PipePop, PipePush, SlotView
 from pypto_mlir.dialects.pto_traits import PipeInit as PipeInitTrait
-from pypto_mlir.dialects.pto_types import FunctionKind, SplitAttr, TargetAttr, TensorType, TileType, kind_of, tile_bytes
+from pypto_mlir.dialects.pto_types import (
+    FuncFlag,
+    FunctionKind,
+    TileType,
+    has_flag,
+    kind_of,
+    target_of,
+    tile_bytes,
+)
 
 from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 from pypto_mlir.passes.analysis.lineage import output_binding
@@ -62,10 +70,6 @@ class RunError(PtoError):
 class Wait:
     op: Operation
     reason: str
-
-
-def has_unit(f: func.FuncOp, name: str) -> bool:
-    return isinstance(f.attributes.get(name), UnitAttr)
 
 
 def loc_str(op: Operation | None) -> str:
@@ -170,8 +174,7 @@ class Machine:
             raise ValueError(f"unknown schedule order {order!r}")
         self.order = order
         self.module = module
-        target = module.attributes.get("pto.target")
-        self.target: str | None = target.data if isinstance(target, TargetAttr) else None
+        self.target: str | None = target_of(module)
         self.funcs: dict[str, func.FuncOp] = {}
         for op in module.body.block.ops:
             if isinstance(op, func.FuncOp):
@@ -213,7 +216,7 @@ class Machine:
         if CoreSide.of_kind(kind) is not None and ctx.group is None:
             # A kernel launched by itself: a Group of one member.
             return self.run_members([(f, args, at)], f"@{name}", at, in_group=False)[0]
-        if kind == FunctionKind.INCORE and has_unit(f, "pto.split_aiv") and ctx.lane is None and not _has_regions(f):
+        if kind == FunctionKind.INCORE and has_flag(f, FuncFlag.SPLIT_AIV) and ctx.lane is None and not _has_regions(f):
             return self.run_split_incore(f, args, at)
         return (yield from self.exec_func(f, args, ctx))
 
@@ -332,8 +335,8 @@ class Machine:
         work unannounced, which is reported.  a5 launches one lane unless the kernel is split (`pto.split_aiv`) or
         asks for a dual dispatch.  A kernel called outside a Group, or a module without a target, follows the
         attributes alone."""
-        split_aiv = has_unit(g, "pto.split_aiv")
-        dual = has_unit(g, "pto.dual_aiv_dispatch") and not split_aiv
+        split_aiv = has_flag(g, FuncFlag.SPLIT_AIV)
+        dual = has_flag(g, FuncFlag.DUAL_AIV_DISPATCH) and not split_aiv
         if self.target == "a2a3" and in_group and not (split_aiv or dual):
             raise RunError(
                 f"on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @{g.sym_name.data} has "

@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, UnitAttr
-from xdsl.ir import Attribute
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_types import FunctionKind, TensorType, TileType
