@@ -309,7 +309,9 @@ class Driver:
             raise PtoError(EMPTY_INPUT, loc=SourceLoc(name, line_offset + 1, 1))
         module = self._timed("Parser", parse_module, text, name, self.ctx, line_offset)
         self._timed("Verifier", verify_module, module)
-        run_pipeline(module, self.passes, self.ctx, verify_each=self.args.verify_each, hooks=self.hooks)
+        run_pipeline(
+            module, self.passes, self.ctx, verify_each=self.args.verify_each, hooks=self.hooks, input_verified=True
+        )
         return self._timed("Output", self._print, module)
 
     def _print(self, module) -> str:

@@ -21,7 +21,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// left_right splits dim 1; the message also carries both fixes.
+// left_right splits dim 1; the message also carries both fixes, the second in the dialect's own syntax (a
+// one-column pto.slice of the transpose's source, typed).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @k(%q: !pto.tensor<16x16xf16>, %o: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32>
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
@@ -30,7 +31,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %r = pto.move %m : !pto.tile<16x16xf16, mat> -> !pto.tile<16x16xf16, right>
     %c = pto.matmul %l, %r : !pto.tile<16x16xf16, left>, !pto.tile<16x16xf16, right> -> !pto.tile<16x16xf32, acc>
     %v = pto.move %c : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{swaps the split axis (dim 1): each AIV lane's half would move to the other dimension while the split still halves dim 1, so the result would have the wrong shape and values. Either (1) drop the split — set pto.split = #pto.split<none> — or (2) eliminate this transpose, e.g. take the column you need with a column slice such as pre[:, h:h+1]}}
+    // expected-error@+1 {{swaps the split axis (dim 1): each AIV lane's half would move to the other dimension while the split still halves dim 1, so the result would have the wrong shape and values. Either (1) drop the split — set pto.split = #pto.split<none> — or (2) eliminate this transpose, e.g. take the column you need with a column slice of its source, %col = pto.slice %v[0, %j] : !pto.tile<16x16xf32, vec> -> !pto.tile<16x1xf32, vec>}}
     %t = pto.transpose %v : !pto.tile<16x16xf32, vec> -> !pto.tile<16x16xf32, vec>
     %o2 = pto.store %t, %o[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
     func.return %o2 : !pto.tensor<16x16xf32>

@@ -240,10 +240,3 @@ class LowerAicGather(_BoundaryPattern):
         nz = src_t.with_(blayout=NZ[0], slayout=NZ[1]) if requires_v2c_fractal_adapt(self.body.target) else None
         self.push_to_aic(rewriter, op, nz, split=code)
 
-
-def boundary_patterns(body: SideBody) -> list[RewritePattern]:
-    from .mx_scale import mx_scale_patterns  # MX scales first: they claim their boundaries (mx_scale.py)
-
-    return mx_scale_patterns(body) + [
-        LowerCubeToVectorMove(body), LowerVectorToCubeMove(body), LowerAivShard(body), LowerAicGather(body)
-    ]

@@ -17,6 +17,8 @@ their rules have nothing to check.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
@@ -38,7 +40,9 @@ def _error(f: func.FuncOp, op: DeferWaitOp, reason: str) -> PtoError:
     )
 
 
-def audit_deferred_waiters(module: ModuleOp) -> None:
+def audit_deferred_waiters(module: ModuleOp, placement: Callable[[func.FuncOp], AffinityAnalysis]) -> None:
+    """Check every `pto.defer_wait` of the module; `placement` gives a kernel's placement affinity (the pass's
+    cached `KernelAffinity.placement`, so the split reuses the analysis the audit made)."""
     funcs = [f for f in module.body.block.ops if isinstance(f, func.FuncOp)]
     waiters: list[tuple[func.FuncOp, DeferWaitOp]] = []
     for f in funcs:
@@ -84,7 +88,7 @@ def audit_deferred_waiters(module: ModuleOp) -> None:
                     f"{where}; call it at the top level of the orchestration code",
                 )
         if kind == FunctionKind.INCORE and f.body.blocks:
-            roll = AffinityAnalysis(f, placement=True).of_block(f.body.block)
+            roll = placement(f).of_block(f.body.block)
             if roll in (Affinity.CUBE, Affinity.MIXED):
                 shape = "a mixed AIC/AIV kernel" if roll == Affinity.MIXED else "an AIC kernel"
                 raise _error(

@@ -18,7 +18,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from ..common import FunctionKind, kind_of, set_kind, with_loc
-from .lineage import returned_param_indices
+from ..analysis.lineage import returned_param_indices
 from .split import erase_op
 
 

@@ -1,6 +1,6 @@
 """ExpandMixedKernel: split mixed `incore` kernels into AIC + AIV kernels joined by tpush/tpop, plus a Group.
 
-Structural half (this file, `split.py`, `boundaries.py`, `repair.py`, `group.py`, `lineage.py`), following
+Structural half (this file, `split.py`, `boundaries.py`, `repair.py`, `group.py`; GM lineage in `../analysis/lineage.py`), following
 `expand-mixed-kernel.reference.md` §1-§3, §5, §6, §7.2; the pipe protocol half (`gm_sync.py`, `tfree.py`,
 `pipe_setup.py`, `manual_push.py`, `verifier.py`) is called from `ExpandMixedIncoreKernel`, per expanded
 function in this order: `insert_gm_fences` on the mixed body (then the affinity is recomputed), then (after the
@@ -20,10 +20,12 @@ Functions of any other kind (aic, aiv, group, ...) pass through, so the pass is 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -32,24 +34,27 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.verify import ensure_verified
 from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
 from pypto_mlir.dialects.pto_traits import CoreSide
-from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag
+from pypto_mlir.dialects.pto_types import DYNAMIC, SPLIT_ATTR, FuncFlag, TileType, has_flag
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 from ..analysis.transpose_hazard import find_transpose_hazard
 from ..analysis.hazards import Aliases, param_aliases
 from ..common import FunctionKind, kind_of, old_heap_frozen, require_target, set_kind, split_mode
-from .boundaries import boundary_patterns
+from .boundaries import LowerAicGather, LowerAivShard, LowerCubeToVectorMove, LowerVectorToCubeMove
 from .deferred_waiters import audit_deferred_waiters
 from .group_abi import normalize_group_abi
 from .group import RewriteGroupCaller, build_group, make_aic_function, make_aiv_function
 from .gm_sync import insert_gm_fences
 from .manual_push import adapt_manual_v2c_pushes
+from .mx_scale import mx_scale_patterns
 from .pipe_setup import build_pipe_setup, stamp_dual_aiv_dispatch
 from .repair import finalize_split_body
 from .split import SideBody
@@ -79,6 +84,31 @@ class ModuleState:
     """kernels with a Group caller to rewrite: name -> (aic name, aiv name)."""
     aliases: Aliases = field(default_factory=dict)
     """tensor parameters the module's callers bind to one buffer (`analysis.hazards.param_aliases`)."""
+    affinity: KernelAffinity = field(default_factory=lambda: KernelAffinity())
+    """each incore kernel's affinity, computed once for the patterns and the audits."""
+
+
+class KernelAffinity:
+    """The two affinity analyses of the pass, computed at most once per incore kernel and shared by the audit and
+    the patterns (the conventions: an analysis is computed once and passed in, not recomputed per pattern).
+
+    - `roll(f)`: the intrinsic affinity of the body, which decides pure (`aic` / `aiv`) against mixed;
+    - `placement(f)`: where the split puts each op (`placement_of`). It is cached for the kernel as read before
+      the pass changes it; `insert_gm_fences` adds ops, so the split recomputes it after fencing."""
+
+    def __init__(self) -> None:
+        self._rolls: dict[func.FuncOp, Affinity] = {}
+        self._placements: dict[func.FuncOp, AffinityAnalysis] = {}
+
+    def roll(self, f: func.FuncOp) -> Affinity:
+        if f not in self._rolls:
+            self._rolls[f] = AffinityAnalysis(f).of_block(f.body.block) if f.body.blocks else Affinity.SHARED
+        return self._rolls[f]
+
+    def placement(self, f: func.FuncOp) -> AffinityAnalysis:
+        if f not in self._placements:
+            self._placements[f] = placement_of(f)
+        return self._placements[f]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -136,9 +166,27 @@ def check_transpose_hazard(f: func.FuncOp) -> None:
         f"(result '{result}') that swaps the split axis (dim {dim}): each AIV lane's half would move to the "
         f"other dimension while the split still halves dim {dim}, so the result would have the wrong shape "
         f"and values. Either (1) drop the split — set pto.split = #pto.split<none> — or (2) eliminate this "
-        f"transpose, e.g. take the column you need with a column slice such as pre[:, h:h+1]",
+        f"transpose, e.g. take the column you need with a column slice of its source, {_column_slice_hint(op)}",
         op=op,
     )
+
+
+def _column_slice_hint(transpose: Operation) -> str:
+    """`%col = pto.slice %src[0, %j] : <src type> -> <one column of it>` for the source of `transpose`, in the
+    dialect's own syntax (the diagnostic is read beside MLIR, not the Python frontend)."""
+    src = transpose.operands[0]
+    name = f"%{src.name_hint}" if src.name_hint else "%src"
+    src_t = src.type
+    if not isinstance(src_t, TileType) or src_t.get_shape()[0] == DYNAMIC:
+        return f"%col = pto.slice {name}[0, %j] (one column wide)"
+    col_t = src_t.with_(shape=[src_t.get_shape()[0], 1], reset_view=True)
+    return f"%col = pto.slice {name}[0, %j] : {_type_text(src_t)} -> {_type_text(col_t)}"
+
+
+def _type_text(t: Attribute) -> str:
+    out = StringIO()
+    Printer(stream=out).print_attribute(t)
+    return out.getvalue()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -149,11 +197,14 @@ def check_transpose_hazard(f: func.FuncOp) -> None:
 class ConvertPureIncoreKernel(RewritePattern):
     """A non-mixed incore kernel: pure cube -> `aic`; pure vector or shared only -> `aiv`; `pto.split` dropped."""
 
+    def __init__(self, affinity: KernelAffinity):
+        self.affinity = affinity
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         if kind_of(op) != FunctionKind.INCORE:
             return
-        roll = AffinityAnalysis(op).of_block(op.body.block) if op.body.blocks else Affinity.SHARED
+        roll = self.affinity.roll(op)
         if roll == Affinity.MIXED:
             return
         set_kind(op, CoreSide.of_affinity(roll).kind)
@@ -167,6 +218,14 @@ def placement_of(kernel: func.FuncOp) -> AffinityAnalysis:
     so a recomputation (after `insert_gm_fences`) cannot fall back to the intrinsic affinity and copy a notify
     to both sides."""
     return AffinityAnalysis(kernel, placement=True)
+
+
+def boundary_patterns(body: SideBody) -> list[RewritePattern]:
+    """This side's boundary patterns: the MX-scale ones first (they claim their boundaries, mx_scale.py), then one
+    per boundary kind (boundaries.py)."""
+    return mx_scale_patterns(body) + [
+        LowerCubeToVectorMove(body), LowerVectorToCubeMove(body), LowerAivShard(body), LowerAicGather(body)
+    ]
 
 
 def build_side(original: func.FuncOp, side: CoreSide, target: str, affinity: AffinityAnalysis, name: str) -> SideBody:
@@ -197,9 +256,9 @@ class ExpandMixedIncoreKernel(RewritePattern):
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         if kind_of(op) != FunctionKind.INCORE or not op.body.blocks:
             return
-        if AffinityAnalysis(op).of_block(op.body.block) != Affinity.MIXED:
+        if self.state.affinity.roll(op) != Affinity.MIXED:
             return
-        affinity = placement_of(op)
+        affinity = self.state.affinity.placement(op)
         check_transpose_hazard(op)
         reject_unlowered_split(op)
         name = op.sym_name.data
@@ -277,6 +336,7 @@ class ExpandMixedKernelPass(ModulePass):
     name = "expand-mixed-kernel"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        ensure_verified(op)  # the input must be valid IR (a no-op when the pipeline runner verified it)
         with old_heap_frozen():
             self._apply(op)
 
@@ -285,15 +345,16 @@ class ExpandMixedKernelPass(ModulePass):
         for f in op.body.block.ops:
             if isinstance(f, func.FuncOp) and kind_of(f) == FunctionKind.INCORE:
                 reject_unlowered_regions(f)
-        audit_deferred_waiters(op)
+        affinity = KernelAffinity()
+        audit_deferred_waiters(op, affinity.placement)
         symbols = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}
-        state = ModuleState(target, plan_callers(op), symbols, aliases=param_aliases(op))
+        state = ModuleState(target, plan_callers(op), symbols, aliases=param_aliases(op), affinity=affinity)
         # No applier DCE: the walker visits every op of every function, and would erase the last dead op of
         # functions the pass does not split (one more per run: the output would not be a fixed point). Like the
         # reference, only the split kernels' bodies are pruned (by their own DCE); other functions pass through.
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [ExpandMixedIncoreKernel(state), ConvertPureIncoreKernel()], dce_enabled=False
+                [ExpandMixedIncoreKernel(state), ConvertPureIncoreKernel(state.affinity)], dce_enabled=False
             ),
             apply_recursively=False,
             walk_regions_first=False,

@@ -132,9 +132,6 @@ class PipeMetadata:
     def sizes(self) -> list[int | None]:
         return [transfer_bytes(op) for op in self.transfers]
 
-    def first_dynamic(self) -> Operation | None:
-        return next((op for op in self.transfers if transfer_bytes(op) is None), None)
-
 
 def collect_pipe_metadata(f: func.FuncOp) -> PipeMetadata:
     md = PipeMetadata()

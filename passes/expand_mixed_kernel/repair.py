@@ -22,7 +22,7 @@ from pypto_mlir.dialects.pto_traits import CoreSide, renamed_tensor
 from pypto_mlir.dialects.pto_types import TensorType
 
 from ..analysis.hazards import tensor_roots
-from .lineage import gm_origin, param_direction
+from ..analysis.lineage import gm_origin, param_direction
 from .split import SideBody, _defined_inside, erase_op
 
 

@@ -26,6 +26,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from pypto_mlir.diagnostics import PtoError, emit_remark, location_of
+from pypto_mlir.verify import ensure_verified
 from pypto_mlir.dialects.pto_ops import TRANSFER_OPS, AicGatherOp, AivShardOp
 from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag, set_flag, set_split_mode
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
@@ -185,6 +186,7 @@ class LowerAutoVectorSplitPass(ModulePass):
             )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        ensure_verified(op)  # the input must be valid IR (a no-op when the pipeline runner verified it)
         with old_heap_frozen():
             self._apply(op)
 

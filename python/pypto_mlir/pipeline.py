@@ -20,6 +20,7 @@ under the offending place (xDSL's span printing).
 from __future__ import annotations
 
 import dataclasses
+from contextlib import nullcontext
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -225,23 +226,29 @@ def run_pipeline(
     *,
     verify_each: bool = True,
     hooks: PipelineHooks | None = None,
+    input_verified: bool = False,
 ) -> None:
     """Run `passes` (instances, or a spec string) on `module` in place, verifying the module after each pass
     (unless `verify_each=False`). A pass or verifier error propagates (a `PtoError`); `hooks.after_failure`
-    sees the module as the failing pass left it."""
+    sees the module as the failing pass left it. `input_verified=True` says the caller has verified `module`
+    (as `pypto-opt` does after parsing), so the first pass does not verify it again (`verify.ensure_verified`)."""
     if isinstance(passes, str):
         passes = parse_pipeline(passes)
     if not passes:
         return
     from pypto_mlir.ir import make_context
-    from pypto_mlir.verify import verify_module
+    from pypto_mlir.verify import verified_input, verify_module
 
     ctx = ctx if ctx is not None else make_context()
-    for p in passes:
+    for i, p in enumerate(passes):
         if hooks is not None:
             hooks.before_pass(p, module)
         try:
-            p.apply(ctx, module)
+            # the passes check their input (`ensure_verified`) unless it is known to be verified: the first
+            # pass's when the caller says so, every later one's (the output of a pass that verifies, or that
+            # the caller chose not to verify with verify_each=False)
+            with verified_input(module) if i > 0 or input_verified else nullcontext():
+                p.apply(ctx, module)
             if verify_each:
                 verify_module(module)
         except BaseException as err:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
@@ -122,6 +123,31 @@ def verify_op(op: Operation) -> None:
         raise PtoError(f"'{op.name}' op {msg}", op=op) from None
     except Exception as e:  # a verifier must never crash the tool
         raise PtoError(f"'{op.name}' op could not be verified: {_message(e)}", op=op) from None
+
+
+_VERIFIED_INPUT: ContextVar[ModuleOp | None] = ContextVar("pypto_verified_input", default=None)
+
+
+@contextmanager
+def verified_input(module: ModuleOp) -> Iterator[None]:
+    """Tell the passes run inside the `with` block that `module` has been verified (by `verify_module`, or as the
+    output of a pass), so `ensure_verified` need not verify it again. The pipeline runner uses it."""
+    token = _VERIFIED_INPUT.set(module)
+    try:
+        yield
+    finally:
+        _VERIFIED_INPUT.reset(token)
+
+
+def ensure_verified(module: ModuleOp) -> None:
+    """A pass's precondition check: verify `module` unless the caller said it is verified (`verified_input`).
+
+    The passes assume verified input (an `scf.if` that yields its results, ...). `pypto-opt` and `run_pipeline`
+    verify before the first pass and after each pass, and say so; a host that runs a pass by itself (`xdsl-opt
+    -p expand-mixed-kernel`, which only runs xDSL's own verifier, or `pass.apply` from Python) gets the located
+    error of the verifier here instead of a crash inside the pass."""
+    if _VERIFIED_INPUT.get() is not module:
+        verify_module(module)
 
 
 def verify_module(module: ModuleOp) -> None:
