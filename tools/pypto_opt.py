@@ -175,6 +175,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--mlir-print-ir-after-failure", action="store_true", help="print the IR as a failing pass left it (stderr)"
     )
+    p.add_argument(
+        "--split-report", metavar="FILE", default=None,
+        help="write what the split passes decided, per kernel (FILE.json: JSON; '-': text on stderr; else text)",
+    )
     p.add_argument("--mlir-timing", action="store_true", help="print the time of parsing, each pass and printing (stderr)")
     p.add_argument("--mlir-disable-threading", action="store_true", help="accepted for mlir-opt compatibility (pypto-opt is single-threaded)")
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
@@ -289,6 +293,7 @@ class Driver:
         self.timer: Timer | None = Timer() if args.mlir_timing else None
         self.hooks = DriverHooks(self)
         self.failure_dump = ""  # --mlir-print-ir-after-failure: printed after the error
+        self.reports: list[dict] = []  # --split-report: one per chunk
 
     def flush_failure_dump(self) -> None:
         if self.failure_dump:
@@ -309,10 +314,31 @@ class Driver:
             raise PtoError(EMPTY_INPUT, loc=SourceLoc(name, line_offset + 1, 1))
         module = self._timed("Parser", parse_module, text, name, self.ctx, line_offset)
         self._timed("Verifier", verify_module, module)
-        run_pipeline(
-            module, self.passes, self.ctx, verify_each=self.args.verify_each, hooks=self.hooks, input_verified=True
-        )
+        if self.args.split_report is None:
+            run_pipeline(
+                module, self.passes, self.ctx, verify_each=self.args.verify_each, hooks=self.hooks, input_verified=True
+            )
+        else:
+            self._run_reported(module, name)
         return self._timed("Output", self._print, module)
+
+    def _run_reported(self, module, name: str) -> None:
+        """Run the pipeline recording the split report of this chunk (`--split-report`), also when it fails."""
+        from pypto_mlir.passes.decisions import capture_decisions
+        from pypto_mlir.split_report import SplitReportRecorder, build_report
+
+        rec = SplitReportRecorder(self.hooks)
+        with capture_decisions() as log:
+            try:
+                run_pipeline(
+                    module, self.passes, self.ctx, verify_each=self.args.verify_each, hooks=rec, input_verified=True
+                )
+            finally:
+                if rec.input is None:  # no pass ran: the module as read
+                    rec.input = module
+                if rec.output is None and rec.error is None:
+                    rec.output = module
+                self.reports.append(build_report(rec, log, name))
 
     def _print(self, module) -> str:
         return print_module(module, generic=self.args.mlir_print_op_generic, debuginfo=self.args.mlir_print_debuginfo)
@@ -507,6 +533,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             failed = True
     if driver.timer is not None:
         sys.stderr.write(driver.timer.report())
+    if args.split_report is not None:  # written for a failing run too: it says what was refused and why
+        from pypto_mlir.split_report import write_reports
+
+        try:
+            write_reports(args.split_report, driver.reports)
+        except OSError as e:
+            sys.stderr.write(f"{args.split_report}: error: cannot write the split report: {e.strerror or e}\n")
+            return 1
     result = "// -----\n".join(outputs)
     if args.output == "-":
         try:

@@ -48,6 +48,7 @@ from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from ..analysis.affinity import AffinityAnalysis
 from ..analysis.hazards import Access, Aliases, Dependence, dependences, gm_accesses, has_transfer, is_ordered
 from ..common import with_loc
+from ..decisions import op_ref, record, recording
 from .pipe_metadata import set_name_hint, side_of
 
 _CORE = {side.affinity: side for side in CoreSide}
@@ -95,7 +96,25 @@ def insert_gm_fences(f: func.FuncOp, affinity: AffinityAnalysis, aliases: Aliase
         if live:
             _write_fence(live)
             written += 1
+            if recording():
+                record(
+                    "ExpandMixedKernel", f.sym_name.data, "fence",
+                    direction=live[0].direction.value,
+                    after=op_ref(live[0].after),
+                    hazards=[_hazard_facts(d) for d in live],
+                )
     return written
+
+
+def _hazard_facts(dep: Dependence) -> dict:
+    """A dependence a fence closes, for the decision log: the kind, the two accesses (core, op, location) and
+    the tensor, and whether it is carried by a loop (from one iteration to the next)."""
+
+    def access(a: Access) -> dict:
+        name = a.tensor.name_hint
+        return {"core": a.core.value, **op_ref(a.op), "writes": a.write, "tensor": f"%{name}" if name else None}
+
+    return {"kind": dep.kind, "first": access(dep.src), "then": access(dep.sink), "loop_carried": dep.carried}
 
 
 TOKEN_SHAPE = (16, 16)

@@ -34,6 +34,7 @@ from pypto_mlir.passes.analysis.affinity import is_mixed
 from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 
 from ..common import FunctionKind, kind_of, old_heap_frozen, split_mode
+from ..decisions import record, recording
 from . import regions
 from .full_width import full_width_chains
 from .lane_stride import scan_lane_stride
@@ -197,12 +198,14 @@ class LowerAutoVectorSplitPass(ModulePass):
             if regions.has_split_aiv_scope(f):
                 regions.lower_region_function(f)
                 carry_unplaceable_shards_whole(f)
-                self._report(f, "has pto.split_aiv_scope regions: each region is lowered with its own mode")
+                self._report(
+                    f, "has pto.split_aiv_scope regions: each region is lowered with its own mode", "regions"
+                )
                 continue
             if is_auto_candidate(f):
                 self._lower_auto(f)
-            elif self.report:
-                self._report(f, f"is left alone: {_why_not_auto(f)}")
+            elif self.report or recording():
+                self._report(f, f"is left alone: {_why_not_auto(f)}", "left-alone")
 
     def _lower_auto(self, f: func.FuncOp) -> None:
         mode = split_mode(f)
@@ -227,12 +230,22 @@ class LowerAutoVectorSplitPass(ModulePass):
                     f"pto.split<{mode}>) because {_forcing_op(e)} here cannot be lane-split: {reason}",
                     loc=e.loc if e.loc is not None else location_of(pristine),
                 )
-            self._report(pristine, f"falls back to unsplit because of {_forcing_op(e)} at {e.loc or '?'}: {reason}")
+            self._report(
+                pristine,
+                f"falls back to unsplit because of {_forcing_op(e)} at {e.loc or '?'}: {reason}",
+                "fallback-unsplit",
+                requested=mode,
+                forced_by=_forcing_op(e),
+                at=str(e.loc) if e.loc is not None else None,
+                reason=reason,
+            )
             return
         stride = f" with lane_stride {lw.lane_stride}" if lw.lane_stride is not None else " (box partition)"
-        self._report(f, f"is lane-split {mode}{stride}")
+        self._report(f, f"is lane-split {mode}{stride}", "lane-split", mode=mode, lane_stride=lw.lane_stride)
 
-    def _report(self, f: func.FuncOp, what: str) -> None:
+    def _report(self, f: func.FuncOp, what: str, decision: str = "", **facts: object) -> None:
+        if decision:
+            record(PASS, f.sym_name.data, decision, summary=what, **facts)
         if self.report:
             emit_remark(f"{PASS} report: kernel '{f.sym_name.data}' {what}", op=f)
 

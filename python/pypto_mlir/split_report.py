@@ -1,0 +1,354 @@
+"""The split report: per mixed kernel, what LowerAutoVectorSplit and ExpandMixedKernel decided and why.
+
+`pypto-opt --split-report=FILE` writes it (JSON when FILE ends in `.json`, else the text form; `-` prints the
+text form on standard error). It is built from three sights of the module — the input (before the first pass),
+the mixed kernels as ExpandMixedKernel receives them (after LowerAutoVectorSplit), the output — and from the
+passes' decision log (`passes/decisions.py`), for what the IR does not spell by itself (why a kernel fell back,
+which hazards a fence closes). Per kernel:
+
+- `lane_split`: the LowerAutoVectorSplit decision (`lane-split`, `fallback-unsplit` with the op and reason,
+  `left-alone` with the reason, `regions`) and the lane stride;
+- `values`: the lane status of each named value of the lowered kernel: `halved` (a vector tile cut to one lane's
+  part of the split axis), `whole` (the same full vector tile on both lanes), `per lane` (a scalar or index that
+  differs between the lanes: the lane id and the offsets computed from it; unnamed ones are listed by op),
+  `made by the split` (a vector tile the lowering created), `cube` (a cube-side tile, never on the lanes);
+- `boundaries`: each `pto.aiv_shard` / `pto.aic_gather` with its split code, lane stride, source and result
+  tile (the result's shape and valid extents are what each lane receives; a widened transfer shows here);
+- `fences`: each GM fence ExpandMixedKernel wrote, with its direction and each hazard it closes (kind, the two
+  accesses, loop-carried or not);
+- `pipes`: each pipe set up for the kernel's halves: direction, depth (`slot_num`), slot size, and the ring
+  reserved per side and memory space (the C->V ring on the AIV in `vec`, the V->C ring on the AIC in `mat`),
+  with the transfers that use it;
+- `result`: the functions the kernel became; `rejected`: the error, when the pipeline refused it.
+
+The report describes decisions, not performance; it is deterministic (no timings, no addresses), so golden
+reports of the examples are checked in (`tests/golden/split_report/`): a change in any decision is a diff.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from io import StringIO
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+
+from pypto_mlir.diagnostics import PtoError, location_of
+from pypto_mlir.dialects.pto_types import FuncFlag, FunctionKind, TensorType, TileType, has_flag, kind_of, split_mode_of, target_of
+from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, SPLIT_CODE_NAMES, split_dim_of
+from pypto_mlir.passes.decisions import Decision, op_ref
+from pypto_mlir.pipeline import PipelineHooks
+
+REPORT_VERSION = 1
+
+_BOUNDARIES = ("pto.aiv_shard", "pto.aic_gather")
+_INITS = ("pto.aic_initialize_pipe", "pto.aiv_initialize_pipe")
+_PUSH_POP = {
+    "pto.tpush_to_aiv": ("c2v", "push"),
+    "pto.tpop_from_aic": ("c2v", "pop"),
+    "pto.tpush_to_aic": ("v2c", "push"),
+    "pto.tpop_from_aiv": ("v2c", "pop"),
+}
+# the ring of a direction is reserved by its consumer: C->V on the AIV (vec, the UB), V->C on the AIC (mat, L1)
+_RING_SPACE = {"aiv": "vec", "aic": "mat"}
+
+
+class SplitReportRecorder(PipelineHooks):
+    """Pipeline hooks that keep the sights of the module the report is built from, then call `inner`."""
+
+    def __init__(self, inner: PipelineHooks | None = None):
+        self.inner = inner
+        self.input: ModuleOp | None = None
+        self.mixed: ModuleOp | None = None
+        self.output: ModuleOp | None = None
+        self.error: PtoError | None = None
+
+    def before_pass(self, p: ModulePass, module: ModuleOp) -> None:
+        if self.input is None:
+            self.input = module.clone()
+        if p.name == "expand-mixed-kernel" and self.mixed is None:
+            self.mixed = module.clone()
+        if self.inner is not None:
+            self.inner.before_pass(p, module)
+
+    def after_pass(self, p: ModulePass, module: ModuleOp) -> None:
+        self.output = module
+        if self.inner is not None:
+            self.inner.after_pass(p, module)
+
+    def after_failure(self, p: ModulePass, module: ModuleOp, error: BaseException) -> None:
+        if isinstance(error, PtoError):
+            self.error = error
+        if self.inner is not None:
+            self.inner.after_failure(p, module, error)
+
+
+def _type(t: Attribute) -> str:
+    out = StringIO()
+    Printer(stream=out).print_attribute(t)
+    return out.getvalue()
+
+
+def _functions(module: ModuleOp | None) -> dict[str, func.FuncOp]:
+    if module is None:
+        return {}
+    return {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, func.FuncOp)}
+
+
+def _kernel_of(op: Operation | None) -> str | None:
+    while op is not None and not isinstance(op, func.FuncOp):
+        op = op.parent_op()
+    if op is None:
+        return None
+    name = op.sym_name.data
+    for suffix in ("_aic", "_aiv"):
+        if name.endswith(suffix) and kind_of(op) in (FunctionKind.AIC, FunctionKind.AIV):
+            return name[: -len(suffix)]
+    return name
+
+
+def _values(f: func.FuncOp) -> Iterable[SSAValue]:
+    for block_op in [f, *f.walk()]:
+        for region in block_op.regions:
+            for block in region.blocks:
+                yield from block.args
+        if block_op is not f:
+            yield from block_op.results
+
+
+def lane_values(before: func.FuncOp, after: func.FuncOp) -> list[dict]:
+    """The lane status of each named value of the lowered kernel `after` (see the module docstring), matched to
+    `before` (the kernel as written) by name and occurrence."""
+    mode = split_mode_of(before)
+    dim = split_dim_of(mode) if mode in DATA_PARALLEL_MODES else None
+    seen_before: dict[str, list[SSAValue]] = {}
+    for v in _values(before):
+        if v.name_hint:
+            seen_before.setdefault(v.name_hint, []).append(v)
+    lane: set[SSAValue] = set()
+    for op in after.walk():
+        if op.name == "pto.get_subblock_idx" or any(o in lane for o in op.operands):
+            lane.update(r for r in op.results if not isinstance(r.type, (TileType, TensorType)))
+    out: list[dict] = []
+    count: dict[str, int] = {}
+    for v in _values(after):
+        name = v.name_hint
+        if name is None:
+            if v in lane and isinstance(v.owner, Operation):
+                out.append({"value": None, "lane": "per lane", **op_ref(v.owner)})
+            continue
+        i = count.get(name, 0)
+        count[name] = i + 1
+        old = seen_before.get(name, [])
+        old_v = old[i] if i < len(old) else None
+        entry: dict = {"value": f"%{name}", "type": _type(v.type)}
+        if v in lane:
+            entry["lane"] = "per lane"
+        elif isinstance(v.type, TileType) and v.type.space != "vec":
+            entry["lane"] = "cube"  # a cube-side tile: the lanes never hold it
+        elif isinstance(v.type, TileType) and old_v is not None and isinstance(old_v.type, TileType):
+            a, b = v.type.get_shape(), old_v.type.get_shape()
+            if v.type == old_v.type:
+                entry["lane"] = "whole"
+            elif dim is not None and len(a) == len(b) and a[dim] < b[dim]:
+                entry["lane"] = "halved"
+                entry["full_type"] = _type(old_v.type)
+            else:
+                entry["lane"] = "changed"
+                entry["full_type"] = _type(old_v.type)
+        elif isinstance(v.type, TileType):
+            entry["lane"] = "made by the split"
+        else:
+            continue  # a scalar, index or tensor the same on both lanes: nothing to say
+        out.append(entry)
+    return out
+
+
+def boundaries(f: func.FuncOp) -> list[dict]:
+    out = []
+    for op in f.walk():
+        if op.name not in _BOUNDARIES:
+            continue
+        code = op.split.value.data  # type: ignore[attr-defined]
+        stride = op.lane_stride.value.data if getattr(op, "lane_stride", None) is not None else None  # type: ignore[attr-defined]
+        out.append({
+            **op_ref(op),
+            "split_code": code,
+            "split_code_name": SPLIT_CODE_NAMES[code] if 0 <= code < len(SPLIT_CODE_NAMES) else None,
+            "lane_stride": stride,
+            "source": _type(op.operands[0].type),
+            "result": _type(op.results[0].type),
+        })
+    return out
+
+
+def pipes(aic: func.FuncOp | None, aiv: func.FuncOp | None) -> list[dict]:
+    """One entry per `initialize_pipe` of the kernel's halves (the AIC's and the AIV's of one pipe are one entry,
+    keyed by the pipe id), with the rings each side reserves and the transfers in each direction."""
+    sides = {"aic": aic, "aiv": aiv}
+    by_id: dict[int, dict] = {}
+    for side, f in sides.items():
+        if f is None:
+            continue
+        reserves = {}
+        for op in f.walk():
+            if op.name == "pto.reserve_buffer":
+                reserves[op.results[0]] = op
+        for op in f.walk():
+            if op.name not in _INITS:
+                continue
+            pid = op.id.value.data if op.id is not None else 0  # type: ignore[attr-defined]
+            mask = op.dir_mask.value.data  # type: ignore[attr-defined]
+            entry = by_id.setdefault(pid, {
+                "id": pid,
+                "directions": [d for d, bit in (("c2v", 1), ("v2c", 2)) if mask & bit],
+                "slot_size": op.slot_size.value.data,  # type: ignore[attr-defined]
+                "slot_num": op.slot_num.value.data if op.slot_num is not None else None,  # type: ignore[attr-defined]
+                "local_slot_num": op.local_slot_num.value.data if op.local_slot_num is not None else None,  # type: ignore[attr-defined]
+                "rings": [],
+            })
+            for operand in op.operands:
+                rb = reserves.get(operand)
+                if rb is not None:
+                    entry["rings"].append({
+                        "name": rb.buffer_name.data,  # type: ignore[attr-defined]
+                        "reserved_on": side,
+                        "memory": _RING_SPACE[side],
+                        "bytes": rb.size.value.data,  # type: ignore[attr-defined]
+                    })
+    transfers: dict[str, list[dict]] = {"c2v": [], "v2c": []}
+    for side, f in sides.items():
+        if f is None:
+            continue
+        for op in f.walk():
+            if op.name in _PUSH_POP:
+                d, what = _PUSH_POP[op.name]
+                tile = op.results[0] if what == "pop" else op.operands[0]
+                transfers[d].append({
+                    "side": side, "kind": what, **op_ref(op), "tile": _type(tile.type),
+                    "split_code": op.split.value.data,  # type: ignore[attr-defined]
+                })
+    out = sorted(by_id.values(), key=lambda e: e["id"])
+    for entry in out:
+        entry["transfers"] = {d: transfers[d] for d in entry["directions"]}
+    return out
+
+
+def build_report(rec: SplitReportRecorder, decisions: list[Decision], source: str) -> dict:
+    """The report of one module (one `--split-input-file` chunk) from the recorder's sights and the log."""
+    before = _functions(rec.input)
+    mixed = _functions(rec.mixed)
+    after = _functions(rec.output) if rec.error is None else {}
+    target = target_of(rec.input) if rec.input is not None else None
+    kernels = []
+    placed_error = False
+    for name, f in before.items():
+        if kind_of(f) != FunctionKind.INCORE:
+            continue
+        entry: dict = {"kernel": name, "split": split_mode_of(f)}
+        mine = [d for d in decisions if d.kernel == name]
+        lavs = [d for d in mine if d.pass_name == "LowerAutoVectorSplit"]
+        if lavs:
+            entry["lane_split"] = {"decision": lavs[-1].kind, **lavs[-1].facts}
+        lowered = mixed.get(name)
+        if lowered is not None and has_flag(lowered, FuncFlag.SPLIT_AIV):
+            entry["values"] = lane_values(f, lowered)
+            entry["boundaries"] = boundaries(lowered)
+        entry["fences"] = [d.facts for d in mine if d.kind == "fence"]
+        aic, aiv = after.get(f"{name}_aic"), after.get(f"{name}_aiv")
+        if aic is not None or aiv is not None:
+            entry["result"] = {"functions": [g.sym_name.data for g in (aic, aiv) if g is not None]}
+            if name in after:
+                entry["result"]["functions"].append(name)
+            entry["pipes"] = pipes(aic, aiv)
+        elif name in after:
+            entry["result"] = {"functions": [name], "kind": str(kind_of(after[name]))}
+        if rec.error is not None and _kernel_of(rec.error.op) == name:
+            entry["rejected"] = _error(rec.error)
+            placed_error = True
+        kernels.append(entry)
+    report: dict = {"version": REPORT_VERSION, "input": source, "target": target, "kernels": kernels}
+    if rec.error is not None and not placed_error:
+        report["error"] = _error(rec.error)
+    return report
+
+
+def _error(e: PtoError) -> dict:
+    loc = e.loc if e.loc is not None else location_of(e.op)
+    return {"message": e.message, "at": str(loc) if loc is not None else None}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# output
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def to_json(reports: list[dict]) -> str:
+    return json.dumps({"version": REPORT_VERSION, "reports": reports}, indent=2) + "\n"
+
+
+def to_text(reports: list[dict]) -> str:
+    lines: list[str] = []
+    for r in reports:
+        lines.append(f"split report: {r['input']} (target {r['target']})")
+        if "error" in r:
+            lines.append(f"  error at {r['error']['at']}: {r['error']['message']}")
+        for k in r["kernels"]:
+            lines.extend(_kernel_text(k))
+    return "\n".join(lines) + "\n"
+
+
+def _kernel_text(k: dict) -> list[str]:
+    out = [f"kernel @{k['kernel']}: split {k['split']}"]
+    ls = k.get("lane_split")
+    if ls:
+        out.append(f"  LowerAutoVectorSplit: {ls['summary']}")
+    if "values" in k:
+        groups: dict[str, list[str]] = {}
+        for v in k["values"]:
+            groups.setdefault(v["lane"], []).append(v["value"] or f"<{v['op']}>")
+        for status in ("halved", "whole", "per lane", "made by the split", "changed", "cube"):
+            if status in groups:
+                out.append(f"  {status}: {', '.join(groups[status])}")
+    for b in k.get("boundaries", []):
+        stride = f", lane_stride {b['lane_stride']}" if b["lane_stride"] is not None else ""
+        out.append(
+            f"  boundary {b['op']} at {b.get('at', '?')}: split code {b['split_code']} ({b['split_code_name']}{stride}),"
+            f" {b['source']} -> {b['result']}"
+        )
+    for fence in k.get("fences", []):
+        for h in fence["hazards"]:
+            carried = ", loop-carried" if h["loop_carried"] else ""
+            out.append(
+                f"  fence {fence['direction']}: {h['kind']} on {h['first']['tensor']} ({h['first']['core']} {h['first']['op']}"
+                f" at {h['first'].get('at', '?')} before {h['then']['core']} {h['then']['op']} at {h['then'].get('at', '?')}{carried})"
+            )
+    for p in k.get("pipes", []):
+        rings = "; ".join(f"{g['bytes']} B ring in {g['memory']} ({g['reserved_on'].upper()})" for g in p["rings"])
+        n = sum(len(v) for v in p["transfers"].values())
+        out.append(
+            f"  pipe {p['id']} {'+'.join(p['directions'])}: depth {p['slot_num']}, slot {p['slot_size']} B; {rings}; "
+            f"{n} transfers"
+        )
+    if "result" in k:
+        kind = f" ({k['result']['kind']})" if "kind" in k["result"] else ""
+        out.append(f"  result: {', '.join('@' + n for n in k['result']['functions'])}{kind}")
+    if "rejected" in k:
+        out.append(f"  rejected at {k['rejected']['at']}: {k['rejected']['message']}")
+    return out
+
+
+def write_reports(path: str, reports: list[dict]) -> None:
+    """`path` ending in .json: JSON; `-`: the text form on standard error; else the text form."""
+    import sys
+
+    if path == "-":
+        sys.stderr.write(to_text(reports))
+        return
+    text = to_json(reports) if path.endswith(".json") else to_text(reports)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(text)
