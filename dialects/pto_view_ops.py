@@ -29,7 +29,6 @@ from xdsl.utils.exceptions import VerifyException
 from .pto_ops import (
     _check_mixed,
     _dense,
-    _merge,
     _MixedOffsetsMixin,
     _require_space,
     _seg,
@@ -89,16 +88,6 @@ class ReinterpretViewOp(IRDLOperation):
 
     def __init__(self, src: SSAValue, result_type: TileType):
         super().__init__(operands=[src], result_types=[result_type])
-
-    def inferred_shape(self) -> list[int] | None:
-        a = _tile(self.src, "reinterpret_view source")
-        b = _tile(self.result, "reinterpret_view result")
-        return reinterpret_inferred_shape(a, b.element_type)
-
-    def has_explicit_shape(self) -> bool:
-        """The result shape is not the one inferred from the source and the new element type."""
-        b = _tile(self.result, "reinterpret_view result")
-        return self.inferred_shape() != list(b.get_shape())
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "reinterpret_view source"), _tile(self.result, "reinterpret_view result")
@@ -213,9 +202,6 @@ class GatherRowOp(IRDLOperation):
             result_types=[result_type],
             attributes={"static_offsets": _dense(s_off), "operandSegmentSizes": _seg(1, 1, len(d_off))},
         )
-
-    def get_offset(self) -> int | SSAValue:
-        return _merge(self.static_offsets.get_values(), self.offsets)[0]
 
     @classmethod
     def parse(cls, parser: Parser) -> GatherRowOp:
