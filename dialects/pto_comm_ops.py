@@ -33,7 +33,7 @@ from xdsl.traits import MemoryReadEffect
 from xdsl.irdl import traits_def
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_ops import (
+from .pto_op_base import (
     _check_int_range,
     _check_mixed,
     _dense,

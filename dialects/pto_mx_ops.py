@@ -14,7 +14,8 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_ops import _require_shape, _require_space, _same_shape, _tile, check_acc_and_bias, check_ranks
+from .pto_matmul_ops import check_acc_and_bias, check_ranks
+from .pto_op_base import _require_shape, _require_space, _same_shape, _tile
 from .pto_traits import CubeAffinity
 from .pto_types import DYNAMIC, TileType
 

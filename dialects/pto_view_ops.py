@@ -26,7 +26,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_ops import (
+from .pto_op_base import (
     _check_mixed,
     _dense,
     _MixedOffsetsMixin,
