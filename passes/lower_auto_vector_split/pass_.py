@@ -35,12 +35,14 @@ from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 
 from ..common import FunctionKind, kind_of, old_heap_frozen, split_mode
 from ..decisions import record, recording
-from . import regions
-from .full_width import full_width_chains
-from .lane_stride import scan_lane_stride
-from .lowering import PASS, SplitLowering, carry_unplaceable_shards_whole, inject_subblock_idx
+from .auto.full_width import full_width_chains
+from .auto.lane_stride import scan_lane_stride
+from .lowering import SplitLowering, inject_subblock_idx
+from .patterns.base import PASS
+from .patterns.boundaries import carry_unplaceable_shards_whole
+from .regions.lower import has_split_aiv_scope, lower_region_function
 
-from .lane_races import check_cross_lane_gm_races
+from .auto.lane_races import check_cross_lane_gm_races
 
 CONTROL_FLOW = (scf.ForOp, scf.IfOp, scf.WhileOp, scf.YieldOp, scf.ConditionOp)
 
@@ -195,8 +197,8 @@ class LowerAutoVectorSplitPass(ModulePass):
         for f in list(op.walk()):
             if not isinstance(f, func.FuncOp) or kind_of(f) != FunctionKind.INCORE or not f.body.blocks:
                 continue
-            if regions.has_split_aiv_scope(f):
-                regions.lower_region_function(f)
+            if has_split_aiv_scope(f):
+                lower_region_function(f)
                 carry_unplaceable_shards_whole(f)
                 self._report(
                     f, "has pto.split_aiv_scope regions: each region is lowered with its own mode", "regions"

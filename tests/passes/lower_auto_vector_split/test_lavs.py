@@ -15,7 +15,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import AivShardOp, MatmulOp, StoreOp
 from pypto_mlir.ir import parse_module, print_module
 from pypto_mlir.passes.lower_auto_vector_split import pass_ as lavs
-from pypto_mlir.passes.lower_auto_vector_split.lane_stride import scan_lane_stride
+from pypto_mlir.passes.lower_auto_vector_split.auto.lane_stride import scan_lane_stride
 from pypto_mlir.verify import verify_module
 
 ROOT = str(Path(__file__).resolve().parents[3])
@@ -135,7 +135,7 @@ def test_scan_lane_stride(body, args, stride):
 
 def test_region_functions_go_to_the_region_path(monkeypatch):
     seen = []
-    monkeypatch.setattr(lavs.regions, "lower_region_function", lambda f: seen.append(f.sym_name.data))
+    monkeypatch.setattr(lavs, "lower_region_function", lambda f: seen.append(f.sym_name.data))
     text = (
         "builtin.module attributes {pto.target = #pto.target<a2a3>} {\n"
         "  func.func @r(%o: !pto.tensor<16x16xf32>) -> !pto.tensor<16x16xf32>\n"

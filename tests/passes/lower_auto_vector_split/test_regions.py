@@ -1,4 +1,4 @@
-"""Unit tests of the split_aiv_scope region path (regions.py, region_checks.py, region_valid.py)."""
+"""Unit tests of the split_aiv_scope region path (regions/lower.py, regions/rules.py, regions/valid_extents.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import AivShardOp, GetSubblockIdxOp, SplitAivScopeOp, StoreOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.ir import parse_module, print_module
-from pypto_mlir.passes.lower_auto_vector_split.region_checks import check_mixed_explicit_region, region_form
-from pypto_mlir.passes.lower_auto_vector_split.regions import lower_region_function
+from pypto_mlir.passes.lower_auto_vector_split.regions.rules import check_mixed_explicit_region, region_form
+from pypto_mlir.passes.lower_auto_vector_split.regions.lower import lower_region_function
 from pypto_mlir.verify import verify_module
 
 

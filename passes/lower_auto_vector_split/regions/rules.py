@@ -40,10 +40,10 @@ from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, PipeDirection, Re
 from pypto_mlir.dialects.pto_types import FuncFlag, TensorType, TileType, format_dim, has_flag, is_cube_memory
 from pypto_mlir.passes.analysis.hazards import op_accesses
 
-from ..analysis.affinity import Affinity, intrinsic_affinity, move_direction
-from ..analysis.lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
-from ..analysis.transpose_hazard import find_transpose_hazard
-from ..common import enclosing_loops
+from ...analysis.affinity import Affinity, intrinsic_affinity, move_direction
+from ...analysis.lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
+from ...analysis.transpose_hazard import find_transpose_hazard
+from ...common import enclosing_loops
 
 # Ops whose lane is stated by the op itself (the reference's "stated lane": registry-declared affinity).
 STATED_LANE_OPS: tuple[type[Operation], ...] = (GetSubblockIdxOp, *TPUSH_OPS, *TPOP_OPS, *TFREE_OPS, *SETUP_OPS)

@@ -50,9 +50,9 @@ from pypto_mlir.dialects.pto_ops import (
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim
 
-from ..analysis.lanes import lane_extent_ops, lane_extents, lane_step, split_dim_of_code
-from ..common import with_loc
-from .region_checks import body_ops, value_name
+from ...analysis.lanes import lane_extent_ops, lane_extents, lane_step, split_dim_of_code
+from ...common import with_loc
+from .rules import body_ops, value_name
 
 PREFIX = "pl.split_aiv"
 

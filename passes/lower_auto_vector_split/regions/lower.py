@@ -31,9 +31,9 @@ from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, SplitAivScopeOp, Yield
 
 from pypto_mlir.dialects.pto_types import FuncFlag, set_flag
 
-from ..common import with_loc
-from .lowering import SplitLowering
-from .region_checks import (
+from ...common import with_loc
+from ..lowering import SplitLowering
+from .rules import (
     check_cross_lane_gm_order,
     check_mixed_explicit_region,
     check_transpose_hazard,
@@ -41,7 +41,7 @@ from .region_checks import (
     value_name,
     verify_aiv_split_valid,
 )
-from .region_valid import localize_explicit_boundary_valid
+from .valid_extents import localize_explicit_boundary_valid
 
 FORM_NAMES = {"task": "a task-parallel (mode none)", "explicit": "an explicit-boundary"}
 

@@ -1,6 +1,7 @@
 """Split-axis halving of the ops added beyond the contract: `pto.reinterpret_view`, `pto.extract`,
 `pto.gather_row` (dialects/pto_view_ops.py) and the vector-side communication ops `pto.tile_get` /
-`pto.tile_put` (dialects/pto_comm_ops.py).  The patterns plug into `SplitLowering.halving_patterns`.
+`pto.tile_put` (dialects/pto_comm_ops.py): the ops this project added beyond the dialect contract
+(../shared/spec/dialect.md).  The patterns plug into `SplitLowering.halving_patterns`.
 
 Rules (reference `lower-auto-vector-split.reference.md` §2.3, docs/lower-auto-vector-split.md):
 
@@ -27,9 +28,8 @@ from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, reinterpret_inferred_shape
 from pypto_mlir.passes.analysis.split_axis import TileInfo, halved_tile_type
 
-from .lowering import (
+from .base import (
     PASS,
-    ReshapeHalving,
     _dynamic_box_error,
     _name,
     _PerLanePattern,
@@ -39,6 +39,7 @@ from .lowering import (
     replace_rebuilt,
     window_split_dim,
 )
+from .views import ReshapeHalving
 
 
 class ReinterpretViewHalving(ReshapeHalving):
@@ -191,7 +192,7 @@ class TilePutOffsets(_PerLanePattern):
         replace_rebuilt(rewriter, op, new, ("static_offsets", "operandSegmentSizes"))
 
 
-def new_op_patterns(lw) -> list[_SplitPattern]:
+def beyond_contract_patterns(lw) -> list[_SplitPattern]:
     return [
         ReinterpretViewHalving(lw),
         ExtractHalving(lw),
@@ -207,5 +208,5 @@ __all__ = [
     "ReinterpretViewHalving",
     "TileGetHalving",
     "TilePutOffsets",
-    "new_op_patterns",
+    "beyond_contract_patterns",
 ]

@@ -29,10 +29,10 @@ from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, StoreOp, get_int_attr
 from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
-from ..analysis.affinity import Affinity, intrinsic_affinity
-from ..analysis.hazards import op_accesses, transfer_roles
-from ..analysis.lanes import lane_extent
-from ..common import enclosing_loops
+from ...analysis.affinity import Affinity, intrinsic_affinity
+from ...analysis.hazards import op_accesses, transfer_roles
+from ...analysis.lanes import lane_extent
+from ...common import enclosing_loops
 
 PASS = "LowerAutoVectorSplit"
 

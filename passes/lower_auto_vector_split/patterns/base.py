@@ -1,0 +1,229 @@
+"""The shared base of the LowerAutoVectorSplit halving patterns: the pattern base classes (`_SplitPattern`, driven
+by `SplitLowering.lower_op`, and `_PerLanePattern` for ops whose operand is already per lane) and the window,
+offset and lane-part helpers more than one family uses. It imports no pattern family and not the driver."""
+
+from __future__ import annotations
+
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim
+from pypto_mlir.passes.analysis.lanes import (
+    ceil_half,
+    lane_extents,
+    needs_valid_clamp,
+)
+from pypto_mlir.passes.analysis.split_axis import (
+    TileInfo,
+)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..lowering import SplitLowering
+
+
+PASS = "LowerAutoVectorSplit"
+
+
+def _name(v: SSAValue) -> str:
+    return v.name_hint or "<unnamed>"
+
+
+class _SplitPattern(RewritePattern):
+    OPS: tuple[type[Operation], ...] = ()
+
+    def __init__(self, lw: SplitLowering):
+        self.lw = lw
+
+    def applies(self, op: Operation) -> bool:
+        return isinstance(op, self.OPS)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+class _PerLanePattern(_SplitPattern):
+    """A pattern that rewrites its op only when the operand named `OPERAND` is a per-lane tile (a full-width
+    operand leaves the op as it is); `rewrite_per_lane` gets that operand's `TileInfo`."""
+
+    OPERAND = "src"
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, self.OPS)
+        info = self.lw.info(getattr(op, self.OPERAND))
+        if info is not None:
+            self.rewrite_per_lane(op, info, rewriter)
+
+    def rewrite_per_lane(self, op: Operation, info: TileInfo, rewriter: PatternRewriter) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+def lane_shifted_offsets(lw: SplitLowering, op: Operation, tile: TileType, dest_rank: int, info: TileInfo):
+    """The offsets of a store-like `op` (`pto.store`, `pto.tile_put`) of the per-lane `tile` into a rank
+    `dest_rank` destination: the entry of the tile's split dim moves by `subblock_idx * step`."""
+    td = dest_rank - tile.rank + info.dim
+    offsets: list[int | SSAValue] = op.get_mixed_offsets()  # type: ignore[attr-defined]
+    offsets[td] = lw.arith.offset(offsets[td], info.step, op)
+    return offsets
+
+
+def window_split_dim(
+    lw: SplitLowering, op: Operation, what: str, src: SSAValue, t: TileType, offsets: list, hint: str, lane_window: bool
+) -> tuple[int, int]:
+    """The split dim of a window op (`pto.slice`, `pto.extract`) with result type `t` over `src`, and its lane
+    step.  A per-lane source must be read across its whole split
+    extent with the offset kept (else a located error naming `what`, `hint` says how to fix it); a full-width
+    source gets `offsets[d]` shifted by `subblock_idx * step` (with `lane_window`, lane 1's window is checked to
+    fit the source first).  Returns (-1, 0) for a window that stays full width (no or a unit split dim)."""
+    info = lw.info(src)
+    if info is not None:
+        d = info.dim
+        if offsets[d] != 0 or t.get_shape()[d] != info.full:
+            raise PtoError(
+                f"{PASS}: this {what} takes a window of the split axis (dim {d}) of the per-lane tile "
+                f"'{_name(src)}'; each lane only holds its half, so the window would select {hint}",
+                op=op,
+            )
+        return d, info.step
+    d = lw.dim
+    if t.rank <= d or t.get_shape()[d] == 1:
+        return -1, 0
+    if t.get_shape()[d] == DYNAMIC:
+        raise _dynamic_box_error(op, d)
+    step = lw.step_for(t.get_shape()[d])
+    if lane_window:
+        src_type = src.type
+        assert isinstance(src_type, TileType)
+        check_lane_window(op, f"this {what}", src_type.get_shape()[d], offsets[d], ceil_half(t.get_shape()[d]), step, d)
+    offsets[d] = lw.arith.offset(offsets[d], step, op)
+    return d, step
+
+
+def _dynamic_box_error(op: Operation, dim: int) -> PtoError:
+    return PtoError(
+        f"{PASS}: the split axis (dim {dim}) of '{op.name}' has a dynamic box ('?'); the pto dialect carries no SSA "
+        "extent for a tile dimension, so the per-lane half and offsets cannot be computed. Give the tile a static "
+        "box and express the runtime extent as a valid extent (e.g. pto.load ... valid [%v, N])",
+        op=op,
+    )
+
+
+def _ours(message: str) -> str:
+    prefix = "ExpandMixedKernel: "
+    if message.startswith(prefix):
+        return f"{PASS}: " + message[len(prefix) :]
+    return message
+
+
+def _window_step(src: TileType, d: int, step: int) -> int | None:
+    """Where lane 1's slice window starts in a whole-carried boundary tile: at `step`, when the window
+    `[step, step + ceil(box/2))` lies inside the box; when it would not (an odd box) but lane 1 holds nothing
+    (valid <= step), at `box - ceil(box/2)` (any in-box window does: it is read as empty); else None."""
+    box, valid = src.get_shape()[d], src.get_valid()[d]
+    if box == DYNAMIC:
+        return None
+    if step + ceil_half(box) <= box:
+        return step
+    if valid != DYNAMIC and valid <= step:
+        return box - ceil_half(box)
+    return None
+
+
+def lane_part_problem(t: TileType, d: int, step: int) -> str | None:
+    """Why the lane parts of a whole tile `t` (box B, valid V on `d`, lane step S) cannot be `pto.slice`d out of
+    it, or None.  Lane l's part is the box `[l*S, l*S + ceil(B/2))` with valid `clamp(V - l*S, 0, S)`: it needs
+    lane 1's window inside the box or lane 1 empty (`_window_step`), both lanes together holding every valid cell
+    (`V <= 2S`: true without a stride), and static extents for the slice's valid operand."""
+    box, valid = t.get_shape()[d], t.get_valid()[d]
+    if box == DYNAMIC or valid == DYNAMIC:
+        return f"its split extent on dim {d} is a runtime value (box {format_dim(box)}, valid {format_dim(valid)})"
+    if valid > 2 * step:
+        return f"the lane windows of {step} hold {2 * step} of its {valid} valid cells on dim {d}"
+    if _window_step(t, d, step) is None:
+        half = ceil_half(box)
+        return (
+            f"its split extent on dim {d} is odd ({box}, {valid} valid): lane 1's window [{step}, {step + half}) "
+            f"passes the {box}-wide box and lane 1 is not empty"
+        )
+    lanes = set(lane_extents(valid, step))
+    if len(lanes) > 1 and any(v == DYNAMIC for i, v in enumerate(t.get_valid()) if i != d):
+        return "the lanes' valid extents differ and another dim has a runtime valid extent"
+    return None
+
+
+def whole_operand_error(op: Operation, v: SSAValue, d: int, step: int) -> PtoError:
+    """`op` meets per-lane halves and the whole value `v`, whose lane part cannot be sliced."""
+    t = v.type
+    assert isinstance(t, TileType)
+    why = lane_part_problem(t, d, step)
+    return PtoError(
+        f"{PASS}: '{op.name}' reads '{_name(v)}' ({t}), which this pass computes whole on both lanes (its producers "
+        "feed a reshape or a V->C boundary that has no per-lane form), together with per-lane halves; its lane part "
+        f"cannot be sliced out: {why}. Make the split extent even (pad the tile), or keep this value off the "
+        "per-lane data",
+        op=op,
+    )
+
+
+def _localize_valid_list(
+    lw: SplitLowering, op: Operation, t: TileType, dim: int, mixed: list[int | SSAValue] | None, step: int
+) -> tuple[list[int | SSAValue] | None, int]:
+    """The valid operand list and the valid type entry of a halved load/slice result."""
+    box, tvalid = t.get_shape()[dim], t.get_valid()[dim]
+    entries = list(mixed) if mixed is not None else list(t.get_valid())
+    if not needs_valid_clamp(box, tvalid, lw.lane_stride):
+        entries[dim] = ceil_half(box)
+        return (entries if mixed is not None else None), ceil_half(box)
+    lane = lw.arith.lane_valid(entries[dim], step, op)
+    entries[dim] = lane
+    if isinstance(lane, int):
+        # a lane extent narrower than the lane box is stated on the op too, so the op reads only that window
+        return (entries if mixed is not None or lane != ceil_half(box) else None), lane
+    return entries, DYNAMIC
+
+
+def lane_window_offsets(lw: SplitLowering, op: Operation, t: TileType, src_rank: int):
+    """The lane window of a load-like `op` (`pto.load`, `pto.tile_get`) with result type `t` from a rank
+    `src_rank` source: `(d, step, offsets)` with the offset on the source dim of the split dim `d` moved by
+    `subblock_idx * step`, or None when the tile stays full width (rank 1, or a unit split dim)."""
+    d = lw.dim
+    if t.rank < 2 or t.rank <= d or t.get_shape()[d] == 1:
+        return None
+    box = t.get_shape()[d]
+    if box == DYNAMIC:
+        raise _dynamic_box_error(op, d)
+    step = lw.step_for(box)
+    td = src_rank - t.rank + d
+    offsets = op.get_mixed_offsets()  # type: ignore[attr-defined]
+    offsets[td] = lw.arith.offset(offsets[td], step, op)
+    return d, step, offsets
+
+
+def check_lane_window(op: Operation, what: str, src_extent: int, offset: int | SSAValue, half: int, step: int, dim: int) -> None:
+    """Both lanes' slice windows `[offset + sub*step, + half)` must lie inside the source (the dialect's slice
+    rule). On an odd extent the ceil-half box of the last lane overhangs the source by one: a per-lane box cannot
+    be narrower on one lane only, so this is rejected rather than emitted out of bounds."""
+    if not isinstance(offset, int) or src_extent == DYNAMIC:
+        return  # a runtime offset: not decidable here
+    last = offset + step
+    if last + half <= src_extent:
+        return
+    raise PtoError(
+        f"{PASS}: {what} is split into per-lane windows of {half} on dim {dim}, but lane 1's window "
+        f"[{last}, {last + half}) lies outside the {src_extent}-wide source (an odd extent cannot be halved into two "
+        f"equal boxes by a slice). Give the split dim an even extent (e.g. carry a padded tile with a smaller valid "
+        "extent), or compute this value outside the split kernel",
+        op=op,
+    )
+
+
+def replace_rebuilt(rewriter: PatternRewriter, op: Operation, new: Operation, reserved: tuple[str, ...]) -> None:
+    """Replace `op` by `new`, a rebuilt copy with other offsets or types: `op`'s other attributes (all but the
+    `reserved` ones `new` sets itself) and its location carry over."""
+    for k, v in op.attributes.items():
+        if k not in reserved:
+            new.attributes[k] = v
+    new.location = op.location
+    rewriter.replace(op, new)

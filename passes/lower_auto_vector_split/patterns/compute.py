@@ -1,0 +1,86 @@
+"""Compute halving of LowerAutoVectorSplit: the tile generators (`pto.full`, `pto.ci`, `pto.random`: built at the
+lane's shape) and the elementwise family (`ElementwiseHalving`: elementwise ops, casts, reductions off the split
+axis, broadcasts, same-side moves)."""
+
+from __future__ import annotations
+
+
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import (
+    GENERATOR_OPS,
+)
+from pypto_mlir.dialects.pto_traits import ReductionAxis, TileGenerator
+from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.passes.analysis.split_axis import (
+    halved_tile_type,
+)
+from .base import PASS, _SplitPattern, _dynamic_box_error
+
+
+class GeneratorHalving(_SplitPattern):
+    """`pto.full` / `pto.create` (vec): the result shape is halved.  `pto.ci` / `pto.random` are rejected on a
+    non-singleton split dim (their values depend on the position)."""
+
+    OPS = GENERATOR_OPS
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        lw = self.lw
+        t = op.results[0].type
+        assert isinstance(t, TileType)
+        d = lw.dim
+        if t.rank <= d or t.get_shape()[d] == 1:
+            return
+        trait = op.get_trait(TileGenerator)
+        if trait is not None and trait.position_dependent:
+            raise PtoError(
+                f"{PASS}: automatic split-axis halving of '{op.name}' is not supported because its generated values "
+                "depend on position; changing the result type alone would give both lanes the first half's values. "
+                "Move the generator out of the split function, or generate a tile whose split dim is 1",
+                op=op,
+            )
+        if t.get_shape()[d] == DYNAMIC:
+            raise _dynamic_box_error(op, d)
+        lw.retype_lane_part(rewriter, op.results[0], d)
+
+
+class ElementwiseHalving(_SplitPattern):
+    """Every other vector op (elementwise, cast, reductions off the split axis, broadcasts, same-side moves):
+    when a tile operand is per-lane, the tile results are halved on that operand's split dim."""
+
+    def applies(self, op: Operation) -> bool:
+        return any(isinstance(r.type, TileType) for r in op.results)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        lw = self.lw
+        src = next((v for v in op.operands if v in lw.tracked), None)
+        if src is None:
+            return  # all tile operands full width: the op stays full width
+        info = lw.tracked[src]
+        d = info.dim
+        reduction = op.get_trait(ReductionAxis)
+        if reduction is not None and reduction.axis == d:
+            raise PtoError(
+                f"{PASS}: reduce op '{op.name}' reduces on the split axis (dim {d}); partial reduction in a split "
+                "kernel is not supported. Reduce along the other axis, split the function the other way "
+                f"(pto.split = #pto.split<{'left_right' if d == 0 else 'up_down'}>), or reduce outside the split "
+                "function",
+                op=op,
+            )
+        for r in list(op.results):
+            old = r.type
+            if not isinstance(old, TileType) or old.rank <= d:
+                continue
+            if old.get_shape()[d] == 1 and info.full != 1:
+                continue  # a singleton result of a wider operand (not a reduction over the split axis)
+            if old.get_shape()[d] == DYNAMIC:
+                raise _dynamic_box_error(op, d)
+            if old == info.orig_type:
+                new_type = src.type
+            else:
+                new_type = halved_tile_type(old, d, lw.lane_stride)
+            new_res = rewriter.replace_value_with_new_type(r, new_type)
+            lw.track(new_res, lw.make_info(old, d))
+        lw.verify_rewritten(op)
