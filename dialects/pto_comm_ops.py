@@ -49,7 +49,7 @@ from .pto_op_base import (
     print_addressed,
     split_mixed,
 )
-from .pto_traits import GmAccess, NoDuplicate, SharedAffinity, VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, GmAccess, NoDuplicate, SharedAffinity, VectorAffinity
 from .pto_types import DYNAMIC, TensorType, TileType, format_shape
 
 
@@ -76,7 +76,7 @@ class TilePutOp(IRDLOperation, _MixedOffsetsMixin):
     static_offsets = attr_def(DenseArrayBase)
     result = result_def(TensorType)
     irdl_options = (AttrSizedOperandSegments(),)
-    traits = traits_def(VectorAffinity(), GmAccess(writes=("dest",), tile="tile"))
+    traits = traits_def(LaneHalving(HalvingRule.WINDOW), VectorAffinity(), GmAccess(writes=("dest",), tile="tile"))
 
     def __init__(self, tile: SSAValue, dest: SSAValue, offsets: Sequence[int | SSAValue], peer: SSAValue):
         s_off, d_off = split_mixed(offsets)
@@ -122,7 +122,7 @@ class TileGetOp(IRDLOperation, _MixedOffsetsMixin):
     static_offsets = attr_def(DenseArrayBase)
     result = result_def(TileType)
     irdl_options = (AttrSizedOperandSegments(),)
-    traits = traits_def(VectorAffinity(), MemoryReadEffect(), GmAccess(reads=("source",), tile="result"))
+    traits = traits_def(LaneHalving(HalvingRule.WINDOW), VectorAffinity(), MemoryReadEffect(), GmAccess(reads=("source",), tile="result"))
 
     def __init__(self, source: SSAValue, offsets: Sequence[int | SSAValue], peer: SSAValue, result_type: TileType):
         s_off, d_off = split_mixed(offsets)
@@ -170,7 +170,7 @@ class _TensorCopyOp(IRDLOperation):
     dest = operand_def(TensorType)
     peer = operand_def()
     result = result_def(TensorType)
-    traits = traits_def(VectorAffinity(), GmAccess(reads=("source",), writes=("dest",)))
+    traits = traits_def(LaneHalving(HalvingRule.WHOLE), VectorAffinity(), GmAccess(reads=("source",), writes=("dest",)))
 
     def __init__(self, source: SSAValue, dest: SSAValue, peer: SSAValue):
         super().__init__(operands=[source, dest, peer], result_types=[dest.type])

@@ -13,7 +13,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from .pto_op_base import _require_vec, _same_shape, _tile, _UnaryTileOp
-from .pto_traits import VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, VectorAffinity
 from .pto_types import TileType
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -29,7 +29,7 @@ class _BinaryOp(IRDLOperation):
     rhs = operand_def(T)
     result = result_def(T)
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
-    traits = traits_def(VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.ELEMENTWISE), VectorAffinity(), Pure())
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute | None = None):
         super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
@@ -46,7 +46,7 @@ class _ScalarBinaryOp(IRDLOperation):
     scalar = operand_def()
     result = result_def(T)
     assembly_format = "$src `,` $scalar attr-dict `:` type($src) `,` type($scalar)"
-    traits = traits_def(VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.ELEMENTWISE), VectorAffinity(), Pure())
 
     def __init__(self, src: SSAValue, scalar: SSAValue):
         super().__init__(operands=[src, scalar], result_types=[src.type])
@@ -64,7 +64,7 @@ class _ElementwiseUnaryOp(IRDLOperation):
     src = operand_def(T)
     result = result_def(T)
     assembly_format = "$src attr-dict `:` type($result)"
-    traits = traits_def(VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.ELEMENTWISE), VectorAffinity(), Pure())
 
     def __init__(self, src: SSAValue, result_type: Attribute | None = None):
         super().__init__(operands=[src], result_types=[result_type or src.type])
@@ -223,7 +223,7 @@ class CastOp(_UnaryTileOp):
     """`%h = pto.cast %a : T1 -> T2` — convert the element type (same shape)."""
 
     name = "pto.cast"
-    traits = traits_def(VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.ELEMENTWISE), VectorAffinity(), Pure())
 
     def verify_(self) -> None:
         _require_vec(self, self.src, self.result)

@@ -12,6 +12,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from .pto_op_base import _check_int_range, _require_space, _tile, get_int_attr, i64_attr
 from .pto_traits import (
+    HalvingRule,
+    LaneHalving,
     CoreSide,
     CubeAffinity,
     PipeDirection,
@@ -66,7 +68,7 @@ class TPushToAivOp(_TPushOp):
     """`pto.tpush_to_aiv %t {split = 0 : i64} : T` — the cube pushes a tile to the vector side (C->V)."""
 
     name = "pto.tpush_to_aiv"
-    traits = traits_def(CubeAffinity(), PipePush(PipeDirection.C2V))
+    traits = traits_def(LaneHalving(HalvingRule.TRANSFER), CubeAffinity(), PipePush(PipeDirection.C2V))
 
     def verify_(self) -> None:
         super().verify_()
@@ -80,7 +82,7 @@ class TPushToAicOp(_TPushOp):
     """`pto.tpush_to_aic %t {split = 0 : i64} : T` — a vector lane pushes a tile to the cube (V->C)."""
 
     name = "pto.tpush_to_aic"
-    traits = traits_def(VectorAffinity(), PipePush(PipeDirection.V2C))
+    traits = traits_def(LaneHalving(HalvingRule.TRANSFER), VectorAffinity(), PipePush(PipeDirection.V2C))
 
     def verify_(self) -> None:
         super().verify_()
@@ -100,7 +102,7 @@ class TPopFromAicOp(_TPopOp):
     """`%p = pto.tpop_from_aic {split = 0 : i64} : T` — a vector lane takes the next C->V slot."""
 
     name = "pto.tpop_from_aic"
-    traits = traits_def(VectorAffinity(), PipePop(PipeDirection.C2V))
+    traits = traits_def(LaneHalving(HalvingRule.TRANSFER), VectorAffinity(), PipePop(PipeDirection.C2V))
 
 
 @irdl_op_definition
@@ -108,7 +110,7 @@ class TPopFromAivOp(_TPopOp):
     """`%p = pto.tpop_from_aiv {split = 0 : i64} : T` — the cube takes the next V->C slot."""
 
     name = "pto.tpop_from_aiv"
-    traits = traits_def(CubeAffinity(), PipePop(PipeDirection.V2C))
+    traits = traits_def(LaneHalving(HalvingRule.TRANSFER), CubeAffinity(), PipePop(PipeDirection.V2C))
 
 
 class _TFreeOp(IRDLOperation):
@@ -131,7 +133,7 @@ class TFreeToAicOp(_TFreeOp):
     """`pto.tfree_to_aic %p : T` — a vector lane releases a popped C->V slot back to the cube."""
 
     name = "pto.tfree_to_aic"
-    traits = traits_def(VectorAffinity(), PipeFree(PipeDirection.C2V))
+    traits = traits_def(LaneHalving(HalvingRule.TRANSFER), VectorAffinity(), PipeFree(PipeDirection.C2V))
 
 
 @irdl_op_definition
@@ -139,7 +141,7 @@ class TFreeToAivOp(_TFreeOp):
     """`pto.tfree_to_aiv %p : T` — the cube releases a popped V->C slot back to the vector side."""
 
     name = "pto.tfree_to_aiv"
-    traits = traits_def(CubeAffinity(), PipeFree(PipeDirection.V2C))
+    traits = traits_def(LaneHalving(HalvingRule.TRANSFER), CubeAffinity(), PipeFree(PipeDirection.V2C))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -232,7 +234,7 @@ class AicInitializePipeOp(_InitializePipeOp):
     """`pto.aic_initialize_pipe %c2v, %v2c {dir_mask, slot_size, slot_num} : i32, i32` — cube side."""
 
     name = "pto.aic_initialize_pipe"
-    traits = traits_def(CubeAffinity(), PipeInit(CoreSide.AIC))
+    traits = traits_def(LaneHalving(HalvingRule.TRANSFER), CubeAffinity(), PipeInit(CoreSide.AIC))
 
 
 @irdl_op_definition
@@ -240,7 +242,7 @@ class AivInitializePipeOp(_InitializePipeOp):
     """`pto.aiv_initialize_pipe %c2v, %v2c {dir_mask, slot_size, slot_num} : i32, i32` — vector side."""
 
     name = "pto.aiv_initialize_pipe"
-    traits = traits_def(VectorAffinity(), PipeInit(CoreSide.AIV))
+    traits = traits_def(LaneHalving(HalvingRule.TRANSFER), VectorAffinity(), PipeInit(CoreSide.AIV))
 
 
 PIPE_OPS = (TPushToAivOp, TPushToAicOp, TPopFromAicOp, TPopFromAivOp, TFreeToAicOp, TFreeToAivOp, ReserveBufferOp,

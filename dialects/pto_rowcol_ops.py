@@ -14,7 +14,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from .pto_op_base import _require_shape, _require_vec, _tile, _UnaryTileOp
-from .pto_traits import BroadcastAxis, ReductionAxis, VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, BroadcastAxis, ReductionAxis, VectorAffinity
 from .pto_types import TileType, format_shape
 
 
@@ -50,7 +50,7 @@ class _ReduceOp(_RowOrColumnOp, _UnaryTileOp):
     """`%m = pto.row_max %a : [M,N] -> [M,1]` (row ops) / `pto.col_max %a : [M,N] -> [1,N]` (col ops)."""
 
     AXIS_TRAIT: ClassVar[type[ReductionAxis]] = ReductionAxis
-    traits = traits_def(VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.REDUCTION), VectorAffinity(), Pure())
 
     def verify_(self) -> None:
         _require_vec(self, self.src, self.result)
@@ -120,7 +120,7 @@ class _ExpandOp(_RowOrColumnOp, IRDLOperation):
     operand = operand_def(TileType)
     result = result_def(T)
     assembly_format = "$src `,` $operand attr-dict `:` type($src) `,` type($operand)"
-    traits = traits_def(VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.BROADCAST), VectorAffinity(), Pure())
 
     def __init__(self, src: SSAValue, operand: SSAValue):
         super().__init__(operands=[src, operand], result_types=[src.type])

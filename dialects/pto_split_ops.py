@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 from pypto_mlir.passes.analysis.lanes import ceil_half, double, split_dim_of_code
 
 from .pto_op_base import _check_int_range, _require_shape, _require_space, _same_shape, _tile, get_int_attr, i64_attr
-from .pto_traits import BoundaryAffinity, PipeDirection, RegionAffinity, SharedAffinity, VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, BoundaryAffinity, PipeDirection, RegionAffinity, SharedAffinity, VectorAffinity
 from .pto_types import DYNAMIC, SPLIT_MODES, SplitAttr, TileType, format_shape, is_cube_memory
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -45,7 +45,7 @@ class GetSubblockIdxOp(IRDLOperation):
     name = "pto.get_subblock_idx"
     result = result_def(IndexType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.LANE_ID), VectorAffinity(), Pure())
 
     def __init__(self):
         super().__init__(result_types=[IndexType()])
@@ -95,7 +95,7 @@ class AivShardOp(IRDLOperation):
     lane_stride = opt_attr_def(IntegerAttr)
     result = result_def(TileType)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-    traits = traits_def(BoundaryAffinity(PipeDirection.C2V), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.BOUNDARY), BoundaryAffinity(PipeDirection.C2V), Pure())
 
     def __init__(self, src: SSAValue, split: int, result_type: TileType, lane_stride: int | None = None):
         attrs: dict[str, Attribute] = {"split": i64_attr(split)}
@@ -130,7 +130,7 @@ class AicGatherOp(IRDLOperation):
     split = attr_def(IntegerAttr)
     result = result_def(TileType)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-    traits = traits_def(BoundaryAffinity(PipeDirection.V2C), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.BOUNDARY), BoundaryAffinity(PipeDirection.V2C), Pure())
 
     def __init__(self, src: SSAValue, split: int, result_type: TileType):
         super().__init__(operands=[src], result_types=[result_type], attributes={"split": i64_attr(split)})

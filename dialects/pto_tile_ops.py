@@ -45,6 +45,8 @@ from .pto_op_base import (
     split_mixed,
 )
 from .pto_traits import (
+    HalvingRule,
+    LaneHalving,
     FirstTileAffinity,
     GmAccess,
     MoveAffinity,
@@ -134,7 +136,7 @@ class LoadOp(_WindowOp):
     name = "pto.load"
 
     source = operand_def(TensorType)
-    traits = traits_def(ResultMemoryAffinity(), MemoryReadEffect(), GmAccess(reads=("source",), tile="result"))
+    traits = traits_def(LaneHalving(HalvingRule.WINDOW), ResultMemoryAffinity(), MemoryReadEffect(), GmAccess(reads=("source",), tile="result"))
 
     def verify_(self) -> None:
         src = self.source.type
@@ -165,7 +167,7 @@ class StoreOp(IRDLOperation, _MixedOffsetsMixin):
     The result is the destination buffer under a new SSA name (not a copy)."""
 
     name = "pto.store"
-    traits = traits_def(FirstTileAffinity(), GmAccess(writes=("dest",), tile="tile"))
+    traits = traits_def(LaneHalving(HalvingRule.WINDOW), FirstTileAffinity(), GmAccess(writes=("dest",), tile="tile"))
 
     tile = operand_def(TileType)
     dest = operand_def(TensorType)
@@ -215,7 +217,7 @@ class MoveOp(_UnaryTileOp):
     A move between cube memory and `vec` is a cross-core boundary; otherwise it runs where its source lives."""
 
     name = "pto.move"
-    traits = traits_def(MoveAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.MOVE), MoveAffinity(), Pure())
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "move source"), _tile(self.result, "move result")
@@ -236,7 +238,7 @@ class ReshapeOp(_UnaryTileOp):
     """`%r = pto.reshape %a : T1 -> T2` — same elements, new shape."""
 
     name = "pto.reshape"
-    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.VIEW), FirstTileAffinity(), SlotView(), Pure())
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "reshape source"), _tile(self.result, "reshape result")
@@ -313,7 +315,7 @@ class TransposeOp(_TransposeBase):
     """`%t = pto.transpose %a [{axes = array<i64: 1, 0>}] : T1 -> T2` — data transpose (default: reverse dims)."""
 
     name = "pto.transpose"
-    traits = traits_def(FirstTileAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.VIEW), FirstTileAffinity(), Pure())
 
 
 @irdl_op_definition
@@ -321,7 +323,7 @@ class TransposeViewOp(_TransposeBase):
     """`%t = pto.transpose_view %a : T1 -> T2` — zero-copy transposed view."""
 
     name = "pto.transpose_view"
-    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.VIEW), FirstTileAffinity(), SlotView(), Pure())
 
     def verify_(self) -> None:
         super().verify_()
@@ -347,7 +349,7 @@ class SliceOp(_WindowOp):
     name = "pto.slice"
 
     src = operand_def(TileType)
-    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.WINDOW), FirstTileAffinity(), SlotView(), Pure())
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "slice source"), _tile(self.result, "slice result")
@@ -375,7 +377,7 @@ class SetValidShapeOp(IRDLOperation):
     valid_sizes = var_operand_def()
     static_valid = attr_def(DenseArrayBase)
     result = result_def(TileType)
-    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.VIEW), FirstTileAffinity(), SlotView(), Pure())
 
     def __init__(self, src: SSAValue, valid: Sequence[int | SSAValue], result_type: TileType):
         s_val, d_val = split_mixed(valid)
@@ -420,7 +422,7 @@ class CreateOp(IRDLOperation):
     name = "pto.create"
     result = result_def(TileType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(SharedAffinity(), TileGenerator(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.GENERATOR), SharedAffinity(), TileGenerator(), Pure())
 
     def __init__(self, result_type: TileType):
         super().__init__(result_types=[result_type])
@@ -434,7 +436,7 @@ class FullOp(IRDLOperation):
     value = operand_def()
     result = result_def(TileType)
     assembly_format = "$value attr-dict `:` type($value) `->` type($result)"
-    traits = traits_def(VectorAffinity(), TileGenerator(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.GENERATOR), VectorAffinity(), TileGenerator(), Pure())
 
     def __init__(self, value: SSAValue, result_type: TileType):
         super().__init__(operands=[value], result_types=[result_type])
@@ -450,7 +452,7 @@ class _GeneratorOp(IRDLOperation):
     seed = operand_def()
     result = result_def(TileType)
     assembly_format = "$seed attr-dict `:` type($seed) `->` type($result)"
-    traits = traits_def(VectorAffinity(), TileGenerator(position_dependent=True), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.GENERATOR), VectorAffinity(), TileGenerator(position_dependent=True), Pure())
 
     def __init__(self, seed: SSAValue, result_type: TileType):
         super().__init__(operands=[seed], result_types=[result_type])

@@ -21,6 +21,9 @@ class-level strings.  The facts:
 - `NoDuplicate`: a SHARED op that must not be copied onto both cores (reference: `set_no_duplicate`).
 - `ReductionAxis(axis)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces, or a row/col expand
   broadcasts along (row ops: 1, col ops: 0).
+- `LaneHalving(rule)`: how LowerAutoVectorSplit lane-splits the op (`HalvingRule`). The split is opt-in: a vector
+  op is halved only by the pattern of the rule it declares, and a vector op that declares none is a located error
+  in a split kernel, never halved by default (a scan or a sort halved as if elementwise would be a miscompile).
 
 This module depends only on xDSL and `pto_types`, so both the dialect and the passes can import it.
 """
@@ -375,6 +378,38 @@ class BroadcastAxis(OpTrait):
     axis: int
 
 
+
+class HalvingRule(StrEnum):
+    """The split rule an op declares (`LaneHalving`), one per family of LowerAutoVectorSplit's patterns
+    (passes/lower_auto_vector_split/patterns/)."""
+
+    ELEMENTWISE = "elementwise"  # each cell from the same cell of the operands: the halves are independent
+    REDUCTION = "reduction"  # a row / col reduction (`ReductionAxis`): halved off the split axis only
+    BROADCAST = "broadcast"  # a row / col expand (`BroadcastAxis`)
+    MOVE = "move"  # a same-side pto.move (a cube <-> vector one is a boundary)
+    GENERATOR = "generator"  # built from scalars at the lane's shape (`TileGenerator`)
+    WINDOW = "window"  # reads or writes a window of a tensor or tile at lane-shifted offsets (load, store, slice, ...)
+    VIEW = "view"  # a view whose split axis is tracked through it (reshape, transpose, set_validshape, ...)
+    BOUNDARY = "boundary"  # aiv_shard / aic_gather: already per lane, kept as written
+    TRANSFER = "transfer"  # pipe ops: split codes re-stamped, tiles never halved
+    LANE_ID = "lane id"  # pto.get_subblock_idx: the lane's own id
+    WHOLE = "whole"  # runs unchanged on both lanes (copies of whole tensors)
+
+
+@dataclass(frozen=True)
+class LaneHalving(OpTrait):
+    """The op's split rule for LowerAutoVectorSplit (`HalvingRule`); every op that can run on the vector cores
+    declares one (tests/dialects/test_op_traits.py checks it)."""
+
+    rule: HalvingRule
+
+
+def halving_rule_of(op: Operation) -> HalvingRule | None:
+    """The split rule `op` declares, or None when it declares none."""
+    trait = op.get_trait(LaneHalving)
+    return trait.rule if trait is not None else None
+
+
 __all__ = [
     "Affinity",
     "AffinityTrait",
@@ -384,6 +419,8 @@ __all__ = [
     "CubeAffinity",
     "FirstTileAffinity",
     "GmAccess",
+    "HalvingRule",
+    "LaneHalving",
     "MoveAffinity",
     "NoDuplicate",
     "PipeDirection",
@@ -400,6 +437,7 @@ __all__ = [
     "SlotView",
     "TileGenerator",
     "VectorAffinity",
+    "halving_rule_of",
     "is_transfer_sourced",
     "memory_affinity",
     "renamed_tensor",

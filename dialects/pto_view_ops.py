@@ -38,7 +38,7 @@ from .pto_op_base import (
     print_addressed,
     split_mixed,
 )
-from .pto_traits import FirstTileAffinity, ResultMemoryAffinity, SharedAffinity, SlotView, TensorView, VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, FirstTileAffinity, ResultMemoryAffinity, SharedAffinity, SlotView, TensorView, VectorAffinity
 from .pto_types import DYNAMIC, TensorType, TileType, element_bits, format_shape, is_cube_memory
 
 
@@ -84,7 +84,7 @@ class ReinterpretViewOp(IRDLOperation):
     src = operand_def(TileType)
     result = result_def(TileType)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-    traits = traits_def(FirstTileAffinity(), SlotView(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.VIEW), FirstTileAffinity(), SlotView(), Pure())
 
     def __init__(self, src: SSAValue, result_type: TileType):
         super().__init__(operands=[src], result_types=[result_type])
@@ -160,7 +160,7 @@ class ExtractOp(_AddressedWindowOp):
     static_offsets = attr_def(DenseArrayBase)
     result = result_def(TileType)
     irdl_options = (AttrSizedOperandSegments(),)
-    traits = traits_def(ResultMemoryAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.WINDOW), ResultMemoryAffinity(), Pure())
 
     def verify_(self) -> None:
         a, b = _tile(self.src, "extract source"), _tile(self.result, "extract result")
@@ -193,7 +193,7 @@ class GatherRowOp(IRDLOperation):
     static_offsets = attr_def(DenseArrayBase)
     result = result_def(TileType)
     irdl_options = (AttrSizedOperandSegments(),)
-    traits = traits_def(VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.WINDOW), VectorAffinity(), Pure())
 
     def __init__(self, src: SSAValue, indices: SSAValue, offset: int | SSAValue, result_type: TileType):
         s_off, d_off = split_mixed([offset])

@@ -318,6 +318,19 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
+// The same under left_right: the split axis is dim 1, so the message speaks of columns.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @slice_split_axis_columns(%qk: !pto.tile<16x16xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{this pto.slice takes a window of the split axis (dim 1) of the per-lane tile 's'; each lane only holds its half, so the window would select different columns on the two lanes}}
+    %t = pto.slice %s[0, 4] : !pto.tile<16x16xf32, vec> -> !pto.tile<16x8xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
 // A loop-carried tile that enters at full width but is yielded as a per-lane half.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @carried_mismatch(%qk: !pto.tile<16x16xf32, acc>, %p: !pto.tile<16x16xf32, vec>, %n: index)

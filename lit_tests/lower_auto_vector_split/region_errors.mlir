@@ -278,7 +278,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      // expected-error@+1 {{pl.split_aiv: carrying a per-lane cross-core value across a scf.for boundary is not supported: %h}}
+      // expected-error@+1 {{LowerAutoVectorSplit: pto.split_aiv_scope: carrying a per-lane cross-core value across a scf.for boundary is not supported: %h}}
       %x = scf.for %i = %c0 to %c4 step %c1 iter_args(%it = %h) -> (!pto.tile<8x128xf32, vec, valid = [7, 128]>) {
         %e = pto.exp %it : !pto.tile<8x128xf32, vec, valid = [7, 128]>
         scf.yield %e : !pto.tile<8x128xf32, vec, valid = [7, 128]>
@@ -304,7 +304,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       %c8 = arith.constant 8 : index
       %row = arith.muli %aiv_id, %c8 : index
       %x = pto.load %o[%row, 0] valid [5, 128] : !pto.tensor<16x128xf32> -> !pto.tile<8x128xf32, vec, valid = [5, 128]>
-      // expected-error@+1 {{pl.split_aiv: pto.aic_gather re-joins the two lanes positionally, but each lane's valid row extent (5 of 8) covers only part of its half}}
+      // expected-error@+1 {{LowerAutoVectorSplit: pto.split_aiv_scope: pto.aic_gather re-joins the two lanes positionally, but each lane's valid row extent (5 of 8) covers only part of its half}}
       %g = pto.aic_gather %x {split = 1 : i64} : !pto.tile<8x128xf32, vec, valid = [5, 128]> -> !pto.tile<16x128xf32, mat>
       pto.yield %o : !pto.tensor<16x128xf32>
     }
@@ -325,7 +325,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [8, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [8, 128]>
     %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
       %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [8, 128]> -> !pto.tile<8x128xf32, vec>
-      // expected-error@+1 {{pl.split_aiv: a store whose result feeds another store cannot be guarded against an empty lane}}
+      // expected-error@+1 {{LowerAutoVectorSplit: pto.split_aiv_scope: a store whose result feeds another store cannot be guarded against an empty lane}}
       %o2 = pto.store %h, %o[0, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
       %o3 = pto.store %h, %o2[8, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>
       pto.yield %o3 : !pto.tensor<16x128xf32>
@@ -347,7 +347,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [13, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [13, 128]>
     %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
       %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [13, 128]> -> !pto.tile<8x128xf32, vec, valid = [7, 128]>
-      // expected-error@+1 {{pl.split_aiv: 'pto.reshape' reshapes the logical valid region of a per-lane cross-core value}}
+      // expected-error@+1 {{LowerAutoVectorSplit: pto.split_aiv_scope: 'pto.reshape' reshapes the logical valid region of a per-lane cross-core value}}
       %w = pto.reshape %h : !pto.tile<8x128xf32, vec, valid = [7, 128]> -> !pto.tile<4x256xf32, vec, valid = [3, 256]>
       pto.yield %o : !pto.tensor<16x128xf32>
     }
@@ -470,7 +470,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left>, !pto.tile<64x15xbf16, right> -> !pto.tile<16x15xf32, acc>
     %g_full = pto.split_aiv_scope left_right (%aiv_id) -> (!pto.tile<16x16xf32, mat>) {
       %h = pto.aiv_shard %acc {split = 2 : i64} : !pto.tile<16x15xf32, acc> -> !pto.tile<16x8xf32, vec>
-      // expected-error@+1 {{pl.split_aiv: pto.aic_gather joins lanes whose valid extents add up to 15 on dim 1, but its result type says 16 and the tile leaves the region}}
+      // expected-error@+1 {{LowerAutoVectorSplit: pto.split_aiv_scope: pto.aic_gather joins lanes whose valid extents add up to 15 on dim 1, but its result type says 16 and the tile leaves the region}}
       %g = pto.aic_gather %h {split = 2 : i64} : !pto.tile<16x8xf32, vec> -> !pto.tile<16x16xf32, mat>
       pto.yield %g : !pto.tile<16x16xf32, mat>
     }
@@ -508,7 +508,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %acc = pto.matmul %a_l, %b_r : !pto.tile<16x64xbf16, left, valid = [15, 64]>, !pto.tile<64x128xbf16, right> -> !pto.tile<16x128xf32, acc, valid = [15, 128]>
     %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x128xf32>) {
       %h = pto.aiv_shard %acc {split = 1 : i64} : !pto.tile<16x128xf32, acc, valid = [15, 128]> -> !pto.tile<8x128xf32, vec, valid = [?, 128]>
-      // expected-error@+1 {{pl.split_aiv: carrying a per-lane cross-core value across a scf.while boundary is not supported: %h}}
+      // expected-error@+1 {{LowerAutoVectorSplit: pto.split_aiv_scope: carrying a per-lane cross-core value across a scf.while boundary is not supported: %h}}
       %w = scf.while (%t = %h) : (!pto.tile<8x128xf32, vec, valid = [?, 128]>) -> !pto.tile<8x128xf32, vec, valid = [?, 128]> {
         scf.condition(%go) %t : !pto.tile<8x128xf32, vec, valid = [?, 128]>
       } do {

@@ -51,7 +51,7 @@ from pypto_mlir.dialects.pto_ops import (
     SliceOp,
     StoreOp,
 )
-from pypto_mlir.dialects.pto_traits import PipeDirection
+from pypto_mlir.dialects.pto_traits import PipeDirection, halving_rule_of
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.lanes import (
@@ -334,6 +334,8 @@ class SplitLowering:
             if p.applies(op):
                 p.match_and_rewrite(op, rewriter)
                 break
+        else:
+            reject_undeclared_vector_op(op)
         if (self.full_width or self.whole) and op.parent is not None:
             self._mark_whole(op)
 
@@ -488,3 +490,20 @@ class SplitLowering:
                 "split function), or keep the op off the split data",
                 op=op,
             ) from None
+
+
+def reject_undeclared_vector_op(op: Operation) -> None:
+    """A vector op on tiles that no pattern took and that declares no split rule (`LaneHalving`) is refused: the
+    split is opt-in, so an op whose lane form nobody wrote (a scan, a sort, an op from another dialect given a
+    vector affinity) is never halved as if it were elementwise."""
+    if halving_rule_of(op) is not None:
+        return  # a rule with nothing to rewrite here (a pipe op, a whole-tensor copy, the lane id)
+    if not any(isinstance(v.type, TileType) for v in (*op.operands, *op.results)):
+        return
+    raise PtoError(
+        f"{PASS}: '{op.name}' is a vector op on tiles that declares no lane-split rule (no LaneHalving trait), so "
+        "this pass does not know how to give each AIV lane its part of it; split the kernel without it, or "
+        "declare the op's rule (dialects/pto_traits.py, HalvingRule) and implement it in "
+        "passes/lower_auto_vector_split/patterns/",
+        op=op,
+    )

@@ -17,6 +17,8 @@ from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.split_axis import (
     halved_tile_type,
 )
+from pypto_mlir.dialects.pto_traits import HalvingRule, halving_rule_of
+
 from .base import PASS, _SplitPattern, _dynamic_box_error
 
 
@@ -47,11 +49,15 @@ class GeneratorHalving(_SplitPattern):
 
 
 class ElementwiseHalving(_SplitPattern):
-    """Every other vector op (elementwise, cast, reductions off the split axis, broadcasts, same-side moves):
+    """The vector ops that declare an elementwise, reduction, broadcast or move rule (`LaneHalving`: casts,
+    reductions off the split axis, row / col expands, same-side moves):
     when a tile operand is per-lane, the tile results are halved on that operand's split dim."""
 
+    RULES = frozenset({HalvingRule.ELEMENTWISE, HalvingRule.REDUCTION, HalvingRule.BROADCAST, HalvingRule.MOVE})
+    """The split rules this pattern implements (`LaneHalving`): only ops declaring one of them are halved here."""
+
     def applies(self, op: Operation) -> bool:
-        return any(isinstance(r.type, TileType) for r in op.results)
+        return halving_rule_of(op) in self.RULES and any(isinstance(r.type, TileType) for r in op.results)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         lw = self.lw

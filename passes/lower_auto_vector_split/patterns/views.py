@@ -46,8 +46,9 @@ class SliceHalving(_SplitPattern):
         t = op.result.type
         assert isinstance(t, TileType)
         offsets = op.get_mixed_offsets()
+        cells = "rows" if lw.dim == 0 else "columns"  # the split axis: up_down halves rows, left_right columns
         hint = (
-            "different rows on the two lanes. Slice the full-width value before it is split (e.g. load the window "
+            f"different {cells} on the two lanes. Slice the full-width value before it is split (e.g. load the window "
             "directly), or slice along the other axis"
         )
         info = lw.info(op.src)

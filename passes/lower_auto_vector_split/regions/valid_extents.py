@@ -54,7 +54,7 @@ from ...analysis.lanes import lane_extent_ops, lane_extents, lane_step, split_di
 from ...common import with_loc
 from .rules import body_ops, value_name
 
-PREFIX = "pl.split_aiv"
+PREFIX = "LowerAutoVectorSplit: pto.split_aiv_scope"  # the dialect's name of the region, not the frontend's (pl.split_aiv)
 
 
 @dataclass
