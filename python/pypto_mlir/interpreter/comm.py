@@ -20,9 +20,10 @@ from pypto_mlir.dialects.pto_comm_ops import (
     WaitOp,
 )
 
-from .machine import Wait
+from .gm import window
 from .registry import impl_effect, impl_sync
 from .semantics import mixed_values
+from .state import Signal, Wait, WaitKind
 from .values import InterpError, make_tile, repad
 
 WORLD_SIZE = 1  # a single-device run: this device is rank 0
@@ -46,7 +47,7 @@ def run_tile_put(machine, op: TilePutOp, args, env, ctx):
     offs = mixed_values(op.get_static_offsets(), args[3:])
     if ctx.replay:
         return [buf]
-    idx = machine._window(buf, offs, tile.valid, "tile_put")
+    idx = window(buf, offs, tile.valid, "tile_put")
     buf.data[idx] = tile.valid_view()
     return [buf]
 
@@ -58,7 +59,7 @@ def run_tile_get(machine, op: TileGetOp, args, env, ctx):
     offs = mixed_values(op.get_static_offsets(), args[2:])
     t = op.result.type
     box = tuple(t.get_shape())
-    idx = machine._window(buf, offs, box, "tile_get")
+    idx = window(buf, offs, box, "tile_get")
     return [repad(make_tile(np.array(buf.data[idx]), t, box))]
 
 
@@ -76,7 +77,7 @@ def run_tensor_copy(machine, op: TensorPutOp | TensorGetOp, args, env, ctx):
 
 
 def _signal_index(machine, op, buf, offs) -> tuple:
-    return machine._window(buf, offs, (), op.name.split(".")[1])
+    return window(buf, offs, (), op.name.split(".")[1])
 
 
 @impl_effect(NotifyOp)
@@ -95,22 +96,22 @@ def run_notify(machine, op: NotifyOp, args, env, ctx):
     return []
 
 
-def _wait(machine, op, args, ctx, what: str):
+def _wait(machine, op, args, ctx, deferred: bool):
     buf = args[0]
     offs = mixed_values(op.get_static_offsets(), args[1:])
     idx = _signal_index(machine, op, buf, offs)
     want = op.get_value()
     while int(buf.data[idx]) < want:
-        yield Wait(op, f"{what} for signal {list(offs)} to reach {want} (it is {int(buf.data[idx])})")
+        yield Wait(op, WaitKind.SIGNAL, signal=Signal(tuple(offs), want, int(buf.data[idx]), deferred))
     return []
 
 
 @impl_sync(WaitOp)
 def run_wait(machine, op: WaitOp, args, env, ctx):
-    return (yield from _wait(machine, op, args, ctx, "waits"))
+    return (yield from _wait(machine, op, args, ctx, deferred=False))
 
 
 @impl_sync(DeferWaitOp)
 def run_defer_wait(machine, op: DeferWaitOp, args, env, ctx):
     # The runtime dispatches the task only once the signal is reached; on one device that is a wait at entry.
-    return (yield from _wait(machine, op, args, ctx, "is a deferred waiter"))
+    return (yield from _wait(machine, op, args, ctx, deferred=True))

@@ -4,11 +4,13 @@ An implementation is registered for one or more op classes with one of three dec
 
 * `@impl(Op, ...)` — a *plain* op: a function of its operands, `fn(op, args) -> results`.  It touches no machine
   state (tile and scalar semantics: `semantics.py`).
-* `@impl_effect(Op, ...)` — an op with an effect on the machine that never waits: GM loads and stores, pipe
-  setup, `tfree`, lanes.  `fn(machine, op, args, env, ctx) -> results`.
+* `@impl_effect(Op, ...)` — an op with an effect on the machine that never waits: GM loads and stores (`gm.py`),
+  pipe setup and `tfree` (`pipes.py`), lanes (`lanes.py`).  `fn(machine, op, args, env, ctx) -> results`, where
+  `machine` is a `state.MachineView`.
 * `@impl_sync(Op, ...)` — an op that may have to wait for another core (`tpush` on a full ring, `tpop` on an empty
-  one, a lane at an `aic_gather`), and the ops with regions or calls whose bodies may wait.  `fn(machine, op, args,
-  env, ctx)` is a generator that yields a `Wait` each time it cannot proceed and returns the results.
+  one, a lane at an `aic_gather`, a signal `wait`), and the ops with regions or calls whose bodies may wait.
+  `fn(machine, op, args, env, ctx)` is a generator that yields a `state.Wait` (its `WaitKind`, the ring or
+  signal) each time it cannot proceed and returns the results.
 
 Terminators (`IsTerminator`) are not registered: the block runner returns their operands.  A subclass of a
 registered op class inherits its implementation.  Why the interpreter does not run on xDSL's own `Interpreter`

@@ -1,8 +1,9 @@
 """Semantics of the side-effect-free `pto` ops and of `arith` (the one place they are defined).
 
 Each implementation is registered for its op classes with `@impl` (see `registry.py`): it takes the op and its
-evaluated operands and returns the list of results.  Ops with effects on the machine (load/store on GM,
-cross-core transfer, pipe setup, lanes, calls, control flow) live in `machine.py`.  See `docs/interpreter.md` for
+evaluated operands and returns the list of results.  Ops with effects on the machine live beside it: GM
+load/store in `gm.py`, pipe setup and cross-core transfer in `pipes.py` / `transfer.py`, lanes in `lanes.py`,
+communication in `comm.py`, calls and control flow in `machine.py`.  See `docs/interpreter.md` for
 the table in prose.
 """
 
