@@ -110,12 +110,79 @@ class _KeywordAttr(ParametrizedAttribute):
             )
 
 
+KIB = 1024
+
+MEMORY_CAPACITIES: dict[str, dict[str, int]] = {
+    "a2a3": {
+        "vec": 192 * KIB,
+        "mat": 512 * KIB,
+        "left": 64 * KIB,
+        "right": 64 * KIB,
+        "acc": 128 * KIB,
+        "bias": 1 * KIB,
+    },
+    "a5": {
+        "vec": 256 * KIB,
+        "mat": 512 * KIB,
+        "left": 64 * KIB,
+        "right": 64 * KIB,
+        "acc": 256 * KIB,
+        "bias": 4 * KIB,
+        "left_scale": 4 * KIB,
+        "right_scale": 4 * KIB,
+    },
+}
+"""Bytes each memory space holds on one core, per target (the one table; sources in docs/memory-budget.md).
+`vec` is the UB of *one* vector core (an AI core has two, each with its own UB); the cube-side spaces belong
+to the one cube core. A space missing from a target's row has no public figure here and is not checked."""
+
+MEMORY_NAMES: dict[str, str] = {
+    "vec": "UB",
+    "mat": "L1",
+    "left": "L0A",
+    "right": "L0B",
+    "acc": "L0C",
+    "bias": "bias table",
+    "left_scale": "L0A scale",
+    "right_scale": "L0B scale",
+}
+"""The hardware name of each memory space, for messages (`vec (UB)`)."""
+
+
+def memory_capacity(target: str, space: str) -> int | None:
+    """Bytes memory space `space` holds on one core of `target`; None when not known (not checked)."""
+    return MEMORY_CAPACITIES.get(target, {}).get(space)
+
+
 @irdl_attr_definition
 class TargetAttr(_KeywordAttr):
-    """`#pto.target<a2a3|a5>`: the backend a module is compiled for."""
+    """`#pto.target<a2a3|a5>`: the backend a module is compiled for, and its per-core memory capacities.
+
+    `capacities` gives the bytes of each memory space on one core (`MEMORY_CAPACITIES`, sources in
+    docs/memory-budget.md):
+
+    | space (hardware)        | a2a3    | a5      |
+    |-------------------------|---------|---------|
+    | `vec` (UB, per AIV)     | 192 KiB | 256 KiB |
+    | `mat` (L1)              | 512 KiB | 512 KiB |
+    | `left` (L0A)            | 64 KiB  | 64 KiB  |
+    | `right` (L0B)           | 64 KiB  | 64 KiB  |
+    | `acc` (L0C)             | 128 KiB | 256 KiB |
+    | `bias` (bias table)     | 1 KiB   | 4 KiB   |
+    | `left_scale` (L0A MX)   | -       | 4 KiB   |
+    | `right_scale` (L0B MX)  | -       | 4 KiB   |
+    """
 
     name = "pto.target"
     KEYWORDS = TARGETS
+
+    @property
+    def capacities(self) -> dict[str, int]:
+        """Bytes per memory space on one core of this target (a space not listed is not checked)."""
+        return dict(MEMORY_CAPACITIES.get(self.data, {}))
+
+    def capacity(self, space: str) -> int | None:
+        return memory_capacity(self.data, space)
 
 
 @irdl_attr_definition

@@ -39,6 +39,12 @@ def _verify_expanded() -> type[ModulePass]:
     return VerifyMixedKernelExpandedPass
 
 
+def _verify_budget() -> type[ModulePass]:
+    from .budget.verify_budget import VerifyBudgetPass
+
+    return VerifyBudgetPass
+
+
 PASSES: dict[str, PassInfo] = {
     p.name: p
     for p in (
@@ -56,6 +62,11 @@ PASSES: dict[str, PassInfo] = {
             "verify-mixed-kernel-expanded",
             "Check the MixedKernelExpanded contract (pipe setup, tpop/tfree pairing, no mixed incore left)",
             _verify_expanded,
+        ),
+        PassInfo(
+            "verify-budget",
+            "Check that every AIC / AIV function fits its core's memories (live tiles + pipe rings per space)",
+            _verify_budget,
         ),
     )
 }

@@ -152,6 +152,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     for name, info in PASSES.items():
         p.add_argument(f"--{name}", action=_AppendPass, nargs=0, const=name, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--no-verify-budget",
+        action="store_true",
+        help="do not check memory budgets after --expand-mixed-kernel (docs/memory-budget.md)",
+    )
     p.add_argument("--split-input-file", action="store_true", help="process each '// -----' chunk separately")
     p.add_argument(
         "--verify-diagnostics", action="store_true", help="check errors against expected-error annotations"
@@ -235,12 +240,16 @@ class DriverHooks(PipelineHooks):
         return f"// -----// IR Dump {when} {what} //----- //\n" + self.d._print(module)
 
     def before_pass(self, p, module) -> None:
+        if id(p) in self.d.implicit:  # a check pypto-opt adds (verify-budget) prints and times nothing of its own
+            return
         a = self.d.args
         if a.mlir_print_ir_before_all or p.name in a.mlir_print_ir_before:
             self._dump("Before", p, module)
         self.t0 = time.perf_counter()
 
     def after_pass(self, p, module) -> None:
+        if id(p) in self.d.implicit:
+            return
         if self.d.timer is not None:
             self.d.timer.add(pass_display_name(p), time.perf_counter() - self.t0)
         a = self.d.args
@@ -289,7 +298,7 @@ class Driver:
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self.ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-        self.passes = list(args.passes)
+        self.passes, self.implicit = with_budget_checks(list(args.passes), enabled=not args.no_verify_budget)
         self.timer: Timer | None = Timer() if args.mlir_timing else None
         self.hooks = DriverHooks(self)
         self.failure_dump = ""  # --mlir-print-ir-after-failure: printed after the error
@@ -361,6 +370,26 @@ class Driver:
                 f"internal compiler error: {type(e).__name__}: {e} (please report this; PYPTO_DEBUG=1 shows details)",
                 loc=SourceLoc(name, line_offset + 1, 1),
             ) from None
+
+
+def with_budget_checks(passes: list, enabled: bool = True) -> tuple[list, set[int]]:
+    """The pipeline with a `verify-budget` after every `expand-mixed-kernel` (unless one follows it already, or
+    `enabled` is False: `--no-verify-budget`), and the ids of the passes added that way."""
+    if not enabled or not any(p.name == "expand-mixed-kernel" for p in passes):
+        return passes, set()
+    from pypto_mlir.passes import get_pass
+
+    check = get_pass("verify-budget")
+    out: list = []
+    added: set[int] = set()
+    for i, p in enumerate(passes):
+        out.append(p)
+        nxt = passes[i + 1] if i + 1 < len(passes) else None
+        if p.name == "expand-mixed-kernel" and (nxt is None or nxt.name != "verify-budget"):
+            c = check()
+            out.append(c)
+            added.add(id(c))
+    return out, added
 
 
 EMPTY_INPUT = "the input is empty; expected a builtin.module (or the ops of one)"
