@@ -47,6 +47,8 @@ class Buffer:
     op: Operation
     """The op that allocates it (its first allocating definition, or the reserve_buffer)."""
     ring: bool = False
+    order: int = 0
+    """Program order of `op` (ties in size are listed in this order)."""
 
     @property
     def name(self) -> str:
@@ -67,7 +69,7 @@ class SpacePeak:
     at: Operation | None
 
     def largest_first(self) -> list[Buffer]:
-        return sorted(self.live, key=lambda b: -b.bytes)
+        return sorted(self.live, key=lambda b: (-b.bytes, b.order))
 
 
 def side_of(f: func.FuncOp) -> CoreSide | None:
@@ -118,10 +120,12 @@ class MemoryBudget:
 
     def _collect(self, f: func.FuncOp) -> None:
         self._tiles: list[SSAValue] = []
+        self._order: dict[Operation, int] = {}
         for op in f.walk():
             if isinstance(op, ReserveBufferOp) and self.side is not None:
                 size = op.attributes["size"].value.data  # type: ignore[attr-defined]
-                self.rings.append(Buffer(RING_SPACE[self.side], size, op, ring=True))
+                self.rings.append(Buffer(RING_SPACE[self.side], size, op, ring=True, order=len(self._order)))
+            self._order[op] = len(self._order)
             for r in op.results:
                 if isinstance(r.type, TileType):
                     self._tiles.append(r)
@@ -175,7 +179,7 @@ class MemoryBudget:
                     self.unsized.append(v.op)
                     continue
                 if alloc is None:
-                    alloc = Buffer(v.type.space, size, v.op)
+                    alloc = Buffer(v.type.space, size, v.op, order=self._order[v.op])
                 elif v.type.space == alloc.space:
                     alloc.bytes = max(alloc.bytes, size)
             if alloc is None:
@@ -205,7 +209,7 @@ class MemoryBudget:
                 seen.setdefault(buf, []).append(index[a])
                 direct[buf] = direct.get(buf, False) or a is t
         spans: dict[Buffer, tuple[int, int]] = {}
-        for buf in set(seen) | entry | exit:
+        for buf in sorted(set(seen) | entry | exit, key=lambda b: b.order):
             ids = seen.get(buf, [])
             if not ids and not (buf in entry and buf in exit):
                 continue  # dead in this block
