@@ -60,12 +60,20 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// gather_row from a source split on its rows: the indices address the whole source.
+// gather_row from a source split on its rows: the indices address the whole source. (A source the pass can
+// compute whole, back to its loads and C->V boundaries, is kept whole instead - reference PR #2585, tested in
+// reference_pr2585_fullwidth_reshape_gather.mlir; an scf.while on the way is not followed.)
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @gather_split_rows(%x: !pto.tensor<16x16xf32>, %i: !pto.tile<8x1xi32, vec>)
+  func.func @gather_split_rows(%x: !pto.tensor<16x16xf32>, %i: !pto.tile<8x1xi32, vec>, %c: i1)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %xm = pto.load %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, mat>
-    %xv = pto.move %xm : !pto.tile<16x16xf32, mat> -> !pto.tile<16x16xf32, vec>
+    %xv0 = pto.move %xm : !pto.tile<16x16xf32, mat> -> !pto.tile<16x16xf32, vec>
+    %xv = scf.while (%a = %xv0) : (!pto.tile<16x16xf32, vec>) -> (!pto.tile<16x16xf32, vec>) {
+      scf.condition(%c) %a : !pto.tile<16x16xf32, vec>
+    } do {
+    ^bb0(%a2: !pto.tile<16x16xf32, vec>):
+      scf.yield %a2 : !pto.tile<16x16xf32, vec>
+    }
     // expected-error@+1 {{LowerAutoVectorSplit: pto.gather_row reads rows of 'xv' by index, but that tile is split on its rows (UP_DOWN)}}
     %g = pto.gather_row %xv, %i[0] : !pto.tile<16x16xf32, vec>, !pto.tile<8x1xi32, vec> -> !pto.tile<8x16xf32, vec>
     func.return

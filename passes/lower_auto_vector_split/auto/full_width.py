@@ -21,6 +21,10 @@ row-major reshape that scatters each lane's half over the result, such as `[8, 1
 or an odd split axis moved onto another dim): its input chain is kept full width, the reshape runs at full width
 on both lanes and its result is lane-sliced (`ReshapeHalving`, as for any full-width reshape input).  A chain
 that is not exclusive leaves the reshape to its E-RESHAPE-ODD / E-RESHAPE-TRACK rejection.
+
+And the table of a `pto.gather_row` under UP_DOWN (its source, whose rows the indices address; reference PR
+#2585: a gather's table stays whole): its chain is kept full width, so each lane gathers its half of the indices
+from the whole table (`GatherRowHalving`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import ReshapeOp, TransposeOp, TransposeViewOp
 from pypto_mlir.dialects.pto_traits import PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.dialects.pto_view_ops import GatherRowOp
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.passes.analysis.split_axis import ReshapeSplitError, reshape_split_target
 from pypto_mlir.passes.analysis.split_codes import gather_split_code
@@ -84,6 +89,8 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
             chain = _backward_chain(op.operands[0], op, through_axis_movers=False)
         elif reshape_unsplittable(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
+        elif isinstance(op, GatherRowOp) and dim == 0:
+            chain = _backward_chain(op.src, op, through_axis_movers=False)  # the rows its indices address
         else:
             continue
         if chain is not None:

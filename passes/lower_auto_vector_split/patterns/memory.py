@@ -57,6 +57,8 @@ def check_whole_store(op: StoreOp, v: SSAValue, d: int, step: int) -> None:
     assert isinstance(t, TileType)
     if t.rank >= 2 and t.rank > d and t.get_shape()[d] not in (1, DYNAMIC):
         why = f"which this pass computes whole on both lanes and cannot slice into lane parts ({lane_part_problem(t, d, step)})"
+    elif t.rank > d and t.get_shape()[d] == DYNAMIC:  # reference PR #2585: a dynamic split extent is not halved
+        why = f"which is never halved (its split extent on dim {d} is dynamic, '?', and has no lane part to cut)"
     else:
         why = f"which is never halved (a rank-{t.rank} tile: both lanes hold it whole) and has no lane part on dim {d}"
     again = (
