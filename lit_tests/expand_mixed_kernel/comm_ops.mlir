@@ -9,6 +9,9 @@
 // (never on the cube, whose copy could release the peer before the vector side's put has landed) - also inside
 // a loop that is copied to both sides.  The program runs before and after the pass on a single device (peer 0):
 // a duplicated notify would leave 2 in the signal instead of 1 and fail the check.
+// This is the rule of reference compiler PR #2715 (after the version ../shared/spec/expand-mixed-kernel.reference.md
+// describes): notify without duplication on the AIV only, wait on both (docs/expand-mixed-kernel.md, "Reference
+// rules after the described version"); with an AUTO split, lit_tests/lower_auto_vector_split/comm_ops.mlir.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-LABEL: func.func @exchange_aic
   // CHECK:       pto.wait %sig[0] : !pto.tensor<4xi32>
