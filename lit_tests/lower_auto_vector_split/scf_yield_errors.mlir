@@ -35,3 +35,25 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return
   }
 }
+
+// -----
+
+// An scf.while whose do block takes more values than scf.condition forwards is refused by the verifier with both
+// lists (ExpandMixedKernel used to fail inside the pass with an internal IndexError on this loop).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @while_do_block_arity(%qk: !pto.tile<16x16xf32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    // expected-error@+1 {{'scf.while' op: its do block takes (!pto.tile<16x16xf32, vec>, index) but scf.condition forwards (!pto.tile<16x16xf32, vec>); the values passed around the loop must match in number and type}}
+    %w = scf.while (%p = %s, %k = %c0) : (!pto.tile<16x16xf32, vec>, index) -> (!pto.tile<16x16xf32, vec>) {
+      %cond = arith.cmpi slt, %k, %c3 : index
+      scf.condition(%cond) %p : !pto.tile<16x16xf32, vec>
+    } do {
+    ^bb0(%p2: !pto.tile<16x16xf32, vec>, %k2: index):
+      scf.yield %p2, %k2 : !pto.tile<16x16xf32, vec>, index
+    }
+    func.return
+  }
+}

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # The func, scf and pto classes are imported by the checks that need them, once an op of theirs is met (the ops
 # are told apart by name first): verifying a module that has none (`builtin.module {}`) loads none of them.
-_SCF_RESULT_REGIONS = ("scf.if", "scf.execute_region")
+_SCF_RESULT_REGIONS = ("scf.if", "scf.execute_region", "scf.while")
 
 KNOWN_ARG_ATTRS = ("pto.out", "pto.inout")
 KNOWN_CALL_ATTRS = ("pto.no_dep", "pto.task_id")
@@ -390,6 +390,9 @@ def _check_scf_yields(op: Operation) -> None:
         want = [r.type for r in op.results]
     elif isinstance(op, scf.ExecuteRegionOp):
         regions, want = [("body", op.region)], [r.type for r in op.results]
+    elif isinstance(op, scf.WhileOp):
+        _check_scf_while(op)
+        return
     else:
         return
     for which, region in regions:
@@ -407,6 +410,44 @@ def _check_scf_yields(op: Operation) -> None:
                 "(a yield inside a nested op does not count)",
                 op=last if last is not None else op,
             )
+
+
+def _types(values) -> str:
+    return "(" + ", ".join(str(v.type) for v in values) + ")"
+
+
+def _check_scf_while(op: Operation) -> None:
+    """An `scf.while` passes values around its two regions with matching types (xDSL checks none of it): the
+    `before` block takes the init operands, `scf.condition` forwards the results, the `do` block takes exactly
+    what the condition forwards, and its `scf.yield` gives the next iteration's `before` arguments."""
+    from xdsl.dialects import scf
+
+    assert isinstance(op, scf.WhileOp)
+    if not op.before_region.blocks or not op.after_region.blocks:
+        raise PtoError("'scf.while' op needs a before region and a do region, each with one block", op=op)
+    before, after = op.before_region.blocks[0], op.after_region.blocks[0]
+    inits, results = list(op.operands), list(op.results)
+    cond, yielded = before.last_op, after.last_op
+
+    def mismatch(what: str, got, want, at: Operation | None, fix: str) -> PtoError:
+        return PtoError(
+            f"'scf.while' op: {what} {_types(got)} but {fix} {_types(want)}; the values passed around the loop must "
+            "match in number and type",
+            op=at if at is not None else op,
+        )
+
+    if [a.type for a in before.args] != [v.type for v in inits]:
+        raise mismatch("its before block takes", before.args, inits, op, "the init operands are")
+    if not isinstance(cond, scf.ConditionOp):
+        raise PtoError("'scf.while' op must end its before region with scf.condition", op=cond or op)
+    forwarded = list(cond.operands)[1:]
+    if [v.type for v in forwarded] != [r.type for r in results]:
+        raise mismatch("scf.condition forwards", forwarded, results, cond, "the results are")
+    if [a.type for a in after.args] != [v.type for v in forwarded]:
+        raise mismatch("its do block takes", after.args, forwarded, op, "scf.condition forwards")
+    if not isinstance(yielded, scf.YieldOp) or [v.type for v in yielded.operands] != [v.type for v in inits]:
+        got = list(yielded.operands) if yielded is not None else []
+        raise mismatch("its do block yields", got, inits, yielded, "the before block takes")
 
 
 def _check_dominance(op: Operation, order: dict[Block, dict[Operation, int]]) -> None:
