@@ -14,7 +14,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from .pto_op_base import _require_shape, _require_space, _same_shape, _tile
-from .pto_traits import CubeAffinity
+from .pto_traits import CubeAffinity, CubeCompute
 from .pto_types import DYNAMIC, TileType, format_shape
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -46,7 +46,7 @@ def check_acc_and_bias(
 class _MatmulBase(IRDLOperation):
     GEMV: ClassVar[bool] = False
     BATCH: ClassVar[bool] = False
-    traits = traits_def(CubeAffinity(), Pure())
+    traits = traits_def(CubeAffinity(), CubeCompute(), Pure())
     result = result_def(TileType)
 
     def verify_(self) -> None:

@@ -16,14 +16,14 @@ from xdsl.utils.exceptions import VerifyException
 
 from .pto_matmul_ops import check_acc_and_bias, check_ranks
 from .pto_op_base import _require_shape, _require_space, _same_shape, _tile
-from .pto_traits import CubeAffinity
+from .pto_traits import CubeAffinity, CubeCompute
 from .pto_types import DYNAMIC, TileType
 
 MX_GROUP = 32  # elements along K that share one scale
 
 
 class _MatmulMxBase(IRDLOperation):
-    traits = traits_def(CubeAffinity(), Pure())
+    traits = traits_def(CubeAffinity(), CubeCompute(), Pure())
     result = result_def(TileType)
 
     def verify_(self) -> None:

@@ -293,6 +293,13 @@ class PipeInit(PipeSetup):
 
 
 @dataclass(frozen=True)
+class CubeCompute(OpTrait):
+    """The op is a matrix multiply on the cube unit (matmul, gemv, batch and MX forms): its first operand is the
+    left matrix (`... x M x K`) and its result the `... x M x N` accumulator.  The timing model charges it by
+    fractal blocks (`pypto_mlir.timing.costs`)."""
+
+
+@dataclass(frozen=True)
 class SlotView(OpTrait):
     """The result is a view of (the same buffer as) the first operand: slice, reshape, transpose_view,
     set_validshape.  `pto.transpose` copies, so it is not one."""

@@ -81,6 +81,16 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--compare-with", metavar="FILE",
         help="run the input and FILE (e.g. a pass output) on the same inputs and compare the outputs",
     )
+    p.add_argument(
+        "--timing", action="store_true",
+        help="also print the modelled timing of the run (makespan, each core's busy and waiting cycles, ring "
+        "stalls; of the pipeline's output with --check-pipeline / of FILE with --compare-with): modelled "
+        "cycles, not hardware time (docs/timing-model.md)",
+    )
+    p.add_argument(
+        "--trace", metavar="OUT.json",
+        help="write the modelled run as a Chrome trace-event file (Perfetto, chrome://tracing): one track per core",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON summary on standard output")
     p.add_argument(
         "--progress", choices=("auto", "always", "never"), default="auto",
@@ -389,7 +399,33 @@ def _run(args, name: str, pipeline: list[str], given, summary: dict, progress: P
                 print(f"{r['name']}: matches {r['file']}")
         if not all(r["ok"] for r in results):
             return 1
+    if args.timing or args.trace:
+        progress.set("running the timing model")
+        timed = module
+        if args.check_pipeline is not None:
+            from pypto_mlir.interpreter.runner import apply_pipeline
+
+            timed = parse_module(text, name)
+            apply_pipeline(timed, pipeline)
+        elif args.compare_with:
+            timed = after
+        _report_timing(args, timed, given, summary)
     return 0
+
+
+def _report_timing(args, module, given, summary: dict) -> None:
+    from pypto_mlir.interpreter.runner import run_timed
+    from pypto_mlir.timing.report import format_text, schedules, summary as timing_summary, write_trace
+
+    scheds = schedules(run_timed(module, args.entry, args.seed, given))
+    if args.trace:
+        write_trace(scheds, args.trace)
+        summary["trace"] = args.trace
+    if args.timing:
+        if args.json:
+            summary["timing"] = timing_summary(scheds)
+        else:
+            sys.stdout.write(format_text(scheds))
 
 
 if __name__ == "__main__":

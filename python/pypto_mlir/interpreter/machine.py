@@ -36,7 +36,10 @@ from pypto_mlir.dialects.pto_types import (
 from pypto_mlir.dialects.pto_view_ops import TensorCastOp
 from pypto_mlir.passes.analysis.lineage import output_binding
 
+from pypto_mlir.timing.timeline import Timeline
+
 from . import gm as _gm, lanes as _lanes, pipes as _pipes  # noqa: F401  (register the effect ops)
+from . import recorder as _recorder
 from .pipes import check_leases, reads_tiles
 from .races import fmt_box
 from .registry import EFFECT, PLAIN, REGISTRY, impl_sync
@@ -49,11 +52,13 @@ __all__ = ["Ctx", "Gen", "GroupRun", "Machine", "RunError", "Wait", "WaitKind", 
 class Machine:
     """Interprets the functions of one module."""
 
-    def __init__(self, module: ModuleOp, order: str = "forward", detect_races: bool = True):
+    def __init__(self, module: ModuleOp, order: str = "forward", detect_races: bool = True, timing: bool = False):
         """`order`: in which order the scheduler resumes the cores of a Group each round: "forward" (AIC, AIV
         lane 0, lane 1) or "reverse" (lane 1, lane 0, AIC).  Running both exposes more unordered races.
-        `detect_races`: report GM accesses of different cores that no handshake orders (`races.py`)."""
+        `detect_races`: report GM accesses of different cores that no handshake orders (`races.py`).
+        `timing`: record every Group run for the timing model into `self.timelines` (`recorder.py`)."""
         self.detect_races = detect_races
+        self.timelines: list[Timeline] | None = [] if timing else None
         if order not in ("forward", "reverse"):
             raise ValueError(f"unknown schedule order {order!r}")
         self.order = order
@@ -193,6 +198,7 @@ class Machine:
         lanes, dual = self.aiv_lanes(aivs[0][0], aivs[0][2], in_group) if aivs else ([0], False)
         grp = GroupRun(lanes, aivs[0][0].sym_name.data if aivs else None, aics[0][0].sym_name.data if aics else None)
         cores: list[tuple[Ctx, Gen, int]] = []
+        timeline = _recorder.start_timeline(label, self.target) if self.timelines is not None else None
         for i, (g, args, call) in enumerate(members):
             name = g.sym_name.data
             task = _task_id(call)
@@ -211,9 +217,15 @@ class Machine:
                         func_name=name,
                     )
                     cores.append((ctx, self.exec_func(g, args, ctx), i if lane == 0 else -1))
+        if timeline is not None:
+            for ctx, _, _ in cores:
+                _recorder.add_track(timeline, ctx)
         results = self.schedule(cores, grp, label)
         self.check_exit(grp, cores, label, at)
         self.check_races(grp, label)
+        if timeline is not None and self.timelines is not None:
+            _recorder.finish_timeline(timeline, grp)
+            self.timelines.append(timeline)
         return [results[i] for i in range(len(members))]
 
     def aiv_lanes(self, g: func.FuncOp, at: Operation | None, in_group: bool) -> tuple[list[int], bool]:
@@ -394,6 +406,8 @@ class Machine:
                     v.lease = args[0].lease  # a view of a popped tile is a view of the same slot
         for r, v in zip(op.results, results or []):
             env[r] = v
+        if ctx.track is not None and not op.regions and not isinstance(op, func.CallOp):
+            _recorder.record(self.target, op, args, ctx)
         return None
 
     # -- control flow -----------------------------------------------------------------------------------------------

@@ -109,6 +109,7 @@ class Ctx:
     func_name: str = ""
     gather_count: int = 0
     waiting_at: Wait | None = None
+    track: Any = None  # the timing model's `Track` of this core (`Machine(timing=True)`, `recorder.py`)
 
     @property
     def thread(self) -> Any:

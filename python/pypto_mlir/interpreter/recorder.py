@@ -1,0 +1,71 @@
+"""Recording a Group run for the timing model (`pypto_mlir.timing`): `Machine(timing=True)` gives each core of a
+Group a `Track`, and `record` appends every op the core completes (an op with regions is not an op of its own:
+its body's ops are recorded as they run).  A handshake records its ring and entry from the state the op just
+changed: a push the entry it filled, a pop the entry it took, a tfree the entry of the slot it freed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.ir import Operation
+
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeFree, PipePop, PipePush
+from pypto_mlir.timing.costs import cost_of
+from pypto_mlir.timing.timeline import Item, RingInfo, Timeline, Track
+
+from .state import Ctx, GroupRun
+from .values import Tile
+
+
+def start_timeline(label: str, target: str | None) -> Timeline:
+    return Timeline(label, target)
+
+
+def add_track(tl: Timeline, ctx: Ctx) -> None:
+    track = Track(_core_label(ctx), ctx.thread)
+    tl.tracks.append(track)
+    ctx.track = track
+
+
+def _core_label(ctx: Ctx) -> str:
+    if ctx.side is CoreSide.AIC:
+        return "AIC"
+    return f"AIV lane {ctx.lane}" if ctx.lane is not None else "AIV"
+
+
+def record(target: str | None, op: Operation, args: list[Any], ctx: Ctx) -> None:
+    """Append `op`, which `ctx` has just completed, to its track."""
+    track = ctx.track
+    assert track is not None and ctx.group is not None
+    cost = cost_of(op, target)
+    item = Item(op, cost.cycles, cost.unit)
+    for trait, sync in ((PipePush, "push"), (PipePop, "pop"), (PipeFree, "free")):
+        t = op.get_trait(trait)
+        if t is None:
+            continue
+        pid = _pipe_id(op)
+        ring = ctx.group.rings[(pid, t.direction)]
+        me = ctx.thread
+        if sync == "push":
+            index = ring.pushed[me] - 1
+        elif sync == "pop":
+            index = ring.popped[me] - 1
+        else:
+            tile = args[0]
+            assert isinstance(tile, Tile) and tile.lease is not None
+            index = tile.lease.entry.seq
+        item = Item(op, cost.cycles, cost.unit, sync, (pid, str(t.direction)), index)
+        break
+    track.items.append(item)
+
+
+def finish_timeline(tl: Timeline, grp: GroupRun) -> None:
+    """Note each ring's depth and how many cores produce and consume it."""
+    for (pid, direction), ring in grp.rings.items():
+        tl.rings[(pid, str(direction))] = RingInfo(ring.name(), ring.slot_num, len(ring.producers), len(ring.consumers))
+
+
+def _pipe_id(op: Operation) -> int:
+    from pypto_mlir.dialects import pto_ops as P
+
+    return P.get_int_attr(op, "id") or 0

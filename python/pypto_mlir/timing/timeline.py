@@ -1,0 +1,176 @@
+"""The timing model's schedule: what each core ran (a `Timeline`, recorded once by the interpreter) and when each
+op would start and end under the cost table (`replay`, a discrete-event schedule, run for any ring depths).
+
+A Group run is recorded as one `Timeline`: per core (the AIC, each AIV lane) the ops it ran in program order
+(loops unrolled, the branch taken), each with its modelled cost (`costs.cost_of`), and for the pipe handshakes
+the ring and the entry they work on.  Which ops run does not depend on the ring depth (a depth only decides when
+a producer may refill a slot), so one recording answers every depth: `replay` schedules the recorded ops with
+the depths it is given.
+
+The schedule: every core has a clock, starting at 0; an op starts when its core is free and, for
+  * a `tpop` of entry n: when every producer's push of entry n has ended, plus the pipe latency;
+  * a `tpush` of entry n >= depth (it reuses the slot of entry n - depth): when every consumer has freed
+    entry n - depth, plus the free latency;
+and ends `cycles` later.  Anything else (a GM access, a vector op, a matmul) only waits for its core.  Comm
+signals between Groups and the lane rendezvous of unexpanded kernels are not modelled.  The cycles are modelled
+cycles, not hardware time (see `costs.py`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.ir import Operation
+
+from .costs import TargetCosts, costs_for
+
+RingKey = tuple[int, str]
+"""(pipe id, direction `C->V` / `V->C`): one ring of a Group."""
+
+
+@dataclass
+class Item:
+    """One op a core ran: its cost, and for a handshake (`sync` = push / pop / free) the ring and entry."""
+
+    op: Operation
+    cycles: int
+    unit: str
+    sync: str | None = None
+    ring: RingKey | None = None
+    index: int = -1
+
+
+@dataclass
+class Track:
+    """The ops one core ran, in order.  `key` is the core's key in a ring (the AIC side or the lane number)."""
+
+    label: str
+    key: Any
+    items: list[Item] = field(default_factory=list)
+
+
+@dataclass
+class RingInfo:
+    name: str
+    slot_num: int
+    producers: int
+    consumers: int
+
+
+@dataclass
+class Timeline:
+    """One Group run (or a kernel launched alone): its cores' tracks and its rings."""
+
+    label: str
+    target: str | None
+    tracks: list[Track] = field(default_factory=list)
+    rings: dict[RingKey, RingInfo] = field(default_factory=dict)
+
+
+@dataclass
+class Placed:
+    """Where `replay` placed one item: it became ready at `ready` (its core was free), started at `start`."""
+
+    ready: int
+    start: int
+    end: int
+
+    @property
+    def wait(self) -> int:
+        return self.start - self.ready
+
+
+@dataclass
+class Schedule:
+    """The result of `replay`: per track the placed items, the makespan, and per ring the stall cycles.
+
+    `deadlock` names the cores that could not finish (the depths given are too shallow for the program: a core
+    holds more popped slots, or pushes further ahead, than the ring allows)."""
+
+    timeline: Timeline
+    depths: dict[RingKey, int]
+    placed: list[list[Placed]]
+    makespan: int
+    full_stall: dict[RingKey, int]
+    empty_stall: dict[RingKey, int]
+    deadlock: list[str] = field(default_factory=list)
+
+    def busy(self, i: int) -> int:
+        return sum(it.cycles for it in self.timeline.tracks[i].items)
+
+    def busy_by_unit(self, i: int) -> dict[str, int]:
+        out: dict[str, int] = defaultdict(int)
+        for it in self.timeline.tracks[i].items:
+            if it.cycles:
+                out[it.unit] += it.cycles
+        return dict(out)
+
+    def waiting(self, i: int) -> int:
+        return sum(p.wait for p in self.placed[i])
+
+    def overlap_bound(self) -> int:
+        """max(cube busy, busiest vector lane busy): the makespan if the cores never waited for each other."""
+        return max((self.busy(i) for i in range(len(self.timeline.tracks))), default=0)
+
+
+def replay(tl: Timeline, depths: dict[RingKey, int] | None = None, costs: TargetCosts | None = None) -> Schedule:
+    """Schedule the recorded ops of `tl` with ring depths `depths` (default: the depths the run had)."""
+    c = costs if costs is not None else costs_for(tl.target)
+    d = {k: r.slot_num for k, r in tl.rings.items()}
+    d.update(depths or {})
+    pushed: dict[tuple[RingKey, int], list[int]] = defaultdict(list)  # (ring, entry) -> push end per producer
+    freed: dict[tuple[RingKey, int], list[int]] = defaultdict(list)  # (ring, entry) -> tfree end per consumer
+    n = len(tl.tracks)
+    clock, pos = [0] * n, [0] * n
+    placed: list[list[Placed]] = [[] for _ in range(n)]
+    full: dict[RingKey, int] = defaultdict(int)
+    empty: dict[RingKey, int] = defaultdict(int)
+    while True:
+        moved = False
+        for i, track in enumerate(tl.tracks):
+            items = track.items
+            while pos[i] < len(items):
+                it = items[pos[i]]
+                ready = clock[i]
+                start = ready
+                if it.sync == "pop":
+                    ends = pushed.get((it.ring, it.index))
+                    if ends is None or len(ends) < tl.rings[it.ring].producers:
+                        break
+                    start = max(ready, max(ends) + c.pipe_latency)
+                    empty[it.ring] += start - ready
+                elif it.sync == "push" and it.index >= d[it.ring]:
+                    ends = freed.get((it.ring, it.index - d[it.ring]))
+                    if ends is None or len(ends) < tl.rings[it.ring].consumers:
+                        break
+                    start = max(ready, max(ends) + c.free_latency)
+                    full[it.ring] += start - ready
+                end = start + it.cycles
+                if it.sync == "push":
+                    pushed[(it.ring, it.index)].append(end)
+                elif it.sync == "free":
+                    freed[(it.ring, it.index)].append(end)
+                placed[i].append(Placed(ready, start, end))
+                clock[i] = end
+                pos[i] += 1
+                moved = True
+        if all(pos[i] == len(t.items) for i, t in enumerate(tl.tracks)):
+            break
+        if not moved:
+            stuck = [t.label for i, t in enumerate(tl.tracks) if pos[i] < len(t.items)]
+            return Schedule(tl, d, placed, max(clock, default=0), dict(full), dict(empty), deadlock=stuck)
+    return Schedule(tl, d, placed, max(clock, default=0), dict(full), dict(empty))
+
+
+def makespan(timelines: list[Timeline], depths: dict[RingKey, int] | None = None) -> int | None:
+    """The modelled cycles of a whole run (its Groups one after another, as the interpreter runs them); None if
+    some Group deadlocks with these depths."""
+    total = 0
+    for tl in timelines:
+        s = replay(tl, depths)
+        if s.deadlock:
+            return None
+        total += s.makespan
+    return total
