@@ -105,7 +105,9 @@ def test_bad_options_name_the_known_ones():
     with pytest.raises(PipelineError, match=r"bad options for pass 'with-options'.*options of 'with-options': "
                                             r"lane-stride, mode, report, sizes"):
         parse_pipeline("with-options{no-such=1}", REG)
-    with pytest.raises(PipelineError, match="'expand-mixed-kernel' takes no options"):
+    with pytest.raises(PipelineError, match="'verify-budget' takes no options"):
+        parse_pipeline("verify-budget{x=1}")
+    with pytest.raises(PipelineError, match="options of 'expand-mixed-kernel': ring-depth"):
         parse_pipeline("expand-mixed-kernel{x=1}")
     with pytest.raises(PipelineError, match="cannot parse the pass 'with-options{mode=}'"):
         parse_pipeline("with-options{mode=}", REG)

@@ -62,7 +62,7 @@
 // option says which options it has.
 // RUN: not pypto-opt %s -p 'builtin.module(expand-mixed-kernel{no-such-option=1})' 2>&1 | filecheck %s --check-prefix=OPTION
 // RUN: not pypto-opt %s --expand-mixed-kernel=no-such-option=1 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION:      pypto-opt: error: bad options for pass 'expand-mixed-kernel': Provided arguments ["no_such_option"] not found in expected arguments [] ('expand-mixed-kernel' takes no options)
+// OPTION:      pypto-opt: error: bad options for pass 'expand-mixed-kernel': Provided arguments ["no_such_option"] not found in expected arguments ["ring_depth"] (options of 'expand-mixed-kernel': ring-depth)
 
 // A nested anchor is refused with the reason, the spec and a caret under the anchor.
 // RUN: not pypto-opt %s --pass-pipeline='builtin.module(func.func(expand-mixed-kernel))' 2>&1 | filecheck %s --check-prefix=ANCHOR --strict-whitespace

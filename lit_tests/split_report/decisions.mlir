@@ -22,8 +22,10 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-NEXT:  halved: %s, %m, %d, %e
   // CHECK-NEXT:  per lane: %subblock_idx, <arith.muli>
   // CHECK-NEXT:  cube: %q_mat, %k_mat, %q_left, %k_right, %scores
-  // CHECK-NEXT:  boundary pto.aiv_shard at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 11]]:5: split code 1 (up_down), !pto.tile<64x128xf32, acc> -> !pto.tile<32x128xf32, vec>
+  // CHECK-NEXT:  boundary pto.aiv_shard at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 13]]:5: split code 1 (up_down), !pto.tile<64x128xf32, acc> -> !pto.tile<32x128xf32, vec>
   // CHECK-NEXT:  pipe 0 c2v: depth 2, slot 32768 B; 65536 B ring in vec (AIV); 2 transfers
+  // One tile crosses the pipe: a deeper ring cannot help, so the depth is not chosen (no run is needed).
+  // CHECK-NEXT:  ring depth 2 (the default, not chosen): each ring carries at most 1 tile per run, so no push waits for a slot at depth 2
   // CHECK-NEXT:  result: @softmax_aic, @softmax_aiv, @softmax
   func.func @softmax(%q: !pto.tensor<64x128xbf16>, %k: !pto.tensor<128x128xbf16>,
                      %out: !pto.tensor<64x128xf32> {pto.out}) -> !pto.tensor<64x128xf32>
@@ -44,8 +46,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // A column reduction under up_down needs both lanes' rows: with fallback=unsplit the kernel is compiled
   // unsplit, and the report says which op forced it and why.
   // CHECK-LABEL: kernel @col_reduce: split up_down
-  // CHECK-NEXT:  LowerAutoVectorSplit: falls back to unsplit because of 'pto.col_sum' at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 6]]:5: reduce op 'pto.col_sum' reduces on the split axis (dim 0)
+  // CHECK-NEXT:  LowerAutoVectorSplit: falls back to unsplit because of 'pto.col_sum' at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 7]]:5: reduce op 'pto.col_sum' reduces on the split axis (dim 0)
   // CHECK-NEXT:  pipe 0 c2v: depth 2, slot 2048 B; 4096 B ring in vec (AIV); 2 transfers
+  // CHECK-NEXT:  ring depth 2 (the default, not chosen): each ring carries at most 1 tile per run, so no push waits for a slot at depth 2
   // CHECK-NEXT:  result: @col_reduce_aic, @col_reduce_aiv, @col_reduce
   func.func @col_reduce(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<1x32xf32> {pto.out})
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
@@ -59,8 +62,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // names the hazard (RAW on %s) and both accesses.
   // CHECK-LABEL: kernel @fenced: split none
   // CHECK-NEXT:  LowerAutoVectorSplit: is left alone: no split requested (pto.split absent or none)
-  // CHECK-NEXT:  fence v2c: RAW on %s (aiv pto.store at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 8]]:5 before aic pto.load at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 10]]:5)
+  // CHECK-NEXT:  fence v2c: RAW on %s (aiv pto.store at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 9]]:5 before aic pto.load at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 11]]:5)
   // CHECK-NEXT:  pipe 0 v2c: depth 2, slot 1024 B; 2048 B ring in mat (AIC); 2 transfers
+  // CHECK-NEXT:  ring depth 2 (the default, not chosen): each ring carries at most 1 tile per run, so no push waits for a slot at depth 2
   // CHECK-NEXT:  result: @fenced_aic, @fenced_aiv, @fenced
   func.func @fenced(%x: !pto.tensor<16x16xf32>, %s: !pto.tensor<16x16xf32> {pto.inout},
                     %o: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32>

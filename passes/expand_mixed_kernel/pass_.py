@@ -41,7 +41,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.verify import ensure_verified
 from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
 from pypto_mlir.dialects.pto_traits import CoreSide
-from pypto_mlir.dialects.pto_types import DYNAMIC, SPLIT_ATTR, FuncFlag, TileType, has_flag
+from pypto_mlir.dialects.pto_types import DYNAMIC, SPLIT_ATTR, FuncFlag, FuncInt, TileType, has_flag, int_attr_of
 
 from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
@@ -57,6 +57,7 @@ from .manual_push import adapt_manual_v2c_pushes
 from .mx_scale import mx_scale_patterns
 from .pipe_setup import build_pipe_setup, stamp_dual_aiv_dispatch
 from .repair import finalize_split_body
+from .ring_depth import RING_DEPTHS, choose_ring_depths
 from .split import SideBody
 from .tfree import finalize_tfrees
 from .verifier import verify_mixed_kernel_expanded
@@ -81,6 +82,7 @@ class ModuleState:
     symbols: set[str] = field(default_factory=set)
     """names of the module's functions before the pass."""
     expanded: dict[str, tuple[str, str]] = field(default_factory=dict)
+    auto_depth: list[str] = field(default_factory=list)  # expanded kernels that set no ring depth
     """kernels with a Group caller to rewrite: name -> (aic name, aiv name)."""
     aliases: Aliases = field(default_factory=dict)
     """tensor parameters the module's callers bind to one buffer (`analysis.hazards.param_aliases`)."""
@@ -279,6 +281,8 @@ class ExpandMixedIncoreKernel(RewritePattern):
         finalize_tfrees(aic.func, CoreSide.AIC)
         finalize_tfrees(aiv.func, CoreSide.AIV)
         build_pipe_setup(aic.func, aiv.func, name, op, target)
+        if int_attr_of(op, FuncInt.SLOT_NUM) is None and int_attr_of(op, FuncInt.LOCAL_SLOT_NUM) is None:
+            self.state.auto_depth.append(name)
         stamp_dual_aiv_dispatch(aiv.func, op, target)
         plan = self.state.plans.get(name, CallerPlan())
         if plan.has_group_caller:
@@ -324,6 +328,7 @@ def plan_callers(module: ModuleOp) -> dict[str, CallerPlan]:
     return plans
 
 
+@dataclass(frozen=True)
 class ExpandMixedKernelPass(ModulePass):
     """Split every mixed incore kernel into `@<f>_aic` + `@<f>_aiv` (+ the Group `@<f>` its callers need).
 
@@ -334,6 +339,17 @@ class ExpandMixedKernelPass(ModulePass):
     `PtoError` is raised and the module must be discarded."""
 
     name = "expand-mixed-kernel"
+
+    ring_depth: str = "auto"
+    """`auto`: a kernel that sets no `pto.slot_num` gets the ring depth the timing model finds best within the
+    memory budget, never below the default 2 (`ring_depth.py`); `fixed`: the default depth 2, as the reference."""
+
+    def __post_init__(self) -> None:
+        if self.ring_depth not in RING_DEPTHS:
+            raise ValueError(
+                f"expand-mixed-kernel: unknown ring-depth '{self.ring_depth}'; expected one of {', '.join(RING_DEPTHS)} "
+                "(auto: the timing model chooses the depth of a kernel that sets no pto.slot_num; fixed: always 2)"
+            )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ensure_verified(op)  # the input must be valid IR (a no-op when the pipeline runner verified it)
@@ -364,3 +380,5 @@ class ExpandMixedKernelPass(ModulePass):
         normalize_group_abi(op, target)
         adapt_manual_v2c_pushes(op, target)
         verify_mixed_kernel_expanded(op)
+        if self.ring_depth == "auto" and state.auto_depth:
+            choose_ring_depths(op, state.auto_depth, target)

@@ -77,12 +77,17 @@ def _where(op: Operation) -> str:
     return f" at {loc.line}:{loc.col}" if loc is not None else ""
 
 
+def implicit_slot_num(dir_mask: int | None) -> int:
+    """The depth PTOAS derives for a pipe that states no slot_num: 4 for both directions, 8 for one."""
+    return 4 if dir_mask == 3 else 8
+
+
 def effective_slot_num(init: Operation) -> int:
-    """`slot_num`, else the depth PTOAS derives from the dir_mask (4 for both directions, 8 for one)."""
+    """`slot_num`, else the depth PTOAS derives from the dir_mask (`implicit_slot_num`)."""
     sn = get_int_attr(init, "slot_num")
     if sn is not None:
         return sn
-    return 4 if get_int_attr(init, "dir_mask") == 3 else 8
+    return implicit_slot_num(get_int_attr(init, "dir_mask"))
 
 
 def consumer_depth(init: Operation) -> int:

@@ -265,6 +265,9 @@ def build_report(rec: SplitReportRecorder, decisions: list[Decision], source: st
             if name in after:
                 entry["result"]["functions"].append(name)
             entry["pipes"] = pipes(aic, aiv)
+            depth = [d for d in mine if d.kind == "ring_depth"]
+            if depth:
+                entry["ring_depth"] = depth[-1].facts
         elif name in after:
             entry["result"] = {"functions": [name], "kind": str(kind_of(after[name]))}
         if rec.error is not None and _kernel_of(rec.error.op) == name:
@@ -334,6 +337,13 @@ def _kernel_text(k: dict) -> list[str]:
             f"  pipe {p['id']} {'+'.join(p['directions'])}: depth {p['slot_num']}, slot {p['slot_size']} B; {rings}; "
             f"{n} transfers"
         )
+    if "ring_depth" in k:
+        rd = k["ring_depth"]
+        if rd["chosen"]:
+            spans = ", ".join(f"{d}: {m if m is not None else 'deadlock'}" for d, m in rd["makespans"].items())
+            out.append(f"  ring depth {rd['slot_num']}: {rd['reason']} (modelled cycles per depth: {spans})")
+        else:
+            out.append(f"  ring depth {rd['slot_num']} (the default, not chosen): {rd['reason']}")
     if "result" in k:
         kind = f" ({k['result']['kind']})" if "kind" in k["result"] else ""
         out.append(f"  result: {', '.join('@' + n for n in k['result']['functions'])}{kind}")

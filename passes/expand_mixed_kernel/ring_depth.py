@@ -1,0 +1,175 @@
+"""Ring depth chosen by the timing model (issue 26): for an expanded kernel whose source sets no `pto.slot_num`
+(and no `pto.local_slot_num`), try deeper rings than the default and keep the shallowest depth that reaches the
+best modelled makespan within the memory budget.
+
+How: the kernel's Group `@f` is run once in the interpreter on seeded inputs (`Machine(timing=True)`), which
+records what each core runs; the recording is replayed (`pypto_mlir.timing.timeline.replay`) for every candidate
+depth -- which ops run does not depend on the depth, only when.  Candidates are the default depth
+(`DEFAULT_SLOT_NUM` = 2, the reference's) up to the depth PTOAS takes for a pipe that states none (8 for one
+direction, 4 for both: `implicit_slot_num`), each only if both cores' memories still hold the ring
+(`MemoryBudget`: the peak of live tiles plus slot_size x depth must fit the ring's space).  A depth below the
+default is never chosen: the model's pipe latencies are assumptions, and the default is what the reference emits,
+so the pass deepens a ring only where the model shows a gain.
+
+No run is needed when no push can wait for a slot at the default depth: each ring carries at most 2 tiles per
+run (no push inside a loop, at most two push ops per direction, both branches of an `scf.if` counted).
+
+The kernel keeps the default when it cannot be timed: it has no Group of its own (only existing Group callers),
+takes a scalar parameter (whose value would set its schedule), or its run fails (the failure is the runtime's to
+report, not the compiler's).  Every outcome is a "ring_depth" entry of the decision log (`--split-report`).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.ir import Operation
+
+from pypto_mlir.dialects.pto_ops import ReserveBufferOp
+from pypto_mlir.dialects.pto_traits import CoreSide, PipeInit, PipePush
+from pypto_mlir.dialects.pto_types import TensorType, memory_capacity
+
+from ..analysis.budget import RING_SPACE, MemoryBudget
+from ..decisions import record
+from .pipe_metadata import DEFAULT_SLOT_NUM
+from .verifier import implicit_slot_num
+
+PASS_NAME = "ExpandMixedKernel"
+RING_DEPTHS = ("auto", "fixed")
+"""The `ring-depth` option: `auto` (choose, this module) or `fixed` (the default depth, as the reference does)."""
+
+
+def _setup(f: func.FuncOp) -> tuple[Operation | None, list[ReserveBufferOp]]:
+    init = next((op for op in f.walk() if op.has_trait(PipeInit)), None)
+    return init, [op for op in f.walk() if isinstance(op, ReserveBufferOp)]
+
+
+def _fits(f: func.FuncOp, side: CoreSide, slot_size: int, depth: int, target: str) -> bool:
+    """Whether `f`'s core holds its live tiles and a ring of `depth` slots at its peak."""
+    budget = MemoryBudget(f, side)
+    space = RING_SPACE[side]
+    peak = budget.peaks.get(space)
+    rings = sum(b.bytes for b in budget.rings)
+    if not rings:
+        return True
+    tiles = (peak.bytes if peak is not None else 0) - rings
+    capacity = memory_capacity(target, space)
+    return capacity is None or tiles + slot_size * depth * len(budget.rings) <= capacity
+
+
+def _set_depth(f: func.FuncOp, depth: int) -> None:
+    init, reserves = _setup(f)
+    assert init is not None
+    slot = init.attributes["slot_size"].value.data  # type: ignore[attr-defined]
+    init.attributes["slot_num"] = IntegerAttr(depth, i64)
+    for r in reserves:
+        r.attributes["size"] = IntegerAttr(slot * depth, i64)
+
+
+def _most_pushes(f: func.FuncOp) -> int | None:
+    """The most tiles `f` pushes into one direction per run (push ops of both branches of an `scf.if` counted),
+    or None when a push is inside a loop (the count is the trip count's)."""
+    per_direction: dict[object, int] = {}
+    for op in f.walk():
+        push = op.get_trait(PipePush)
+        if push is None:
+            continue
+        parent = op.parent_op()
+        while parent is not None and parent is not f:
+            if isinstance(parent, (scf.ForOp, scf.WhileOp)):
+                return None
+            parent = parent.parent_op()
+        per_direction[push.direction] = per_direction.get(push.direction, 0) + 1
+    return max(per_direction.values(), default=0)
+
+
+def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[int]:
+    """The depths to try for an expanded pair: the default up to PTOAS's implicit depth for the pipe's
+    directions, each deeper one only if both cores hold the ring beside their live tiles."""
+    init, _ = _setup(aic)
+    assert init is not None
+    slot = init.attributes["slot_size"].value.data  # type: ignore[attr-defined]
+    limit = implicit_slot_num(init.attributes["dir_mask"].value.data)  # type: ignore[attr-defined]
+    return [
+        d for d in range(DEFAULT_SLOT_NUM, limit + 1)
+        if d == DEFAULT_SLOT_NUM
+        or (_fits(aic, CoreSide.AIC, slot, d, target) and _fits(aiv, CoreSide.AIV, slot, d, target))
+    ]
+
+
+def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str) -> None:
+    """Choose the depth of each kernel of `kernels` (expanded names `@<f>`, which set no depth) in `module`."""
+    funcs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, func.FuncOp)}
+    for name in kernels:
+        aic, aiv, group = funcs.get(f"{name}_aic"), funcs.get(f"{name}_aiv"), funcs.get(name)
+        if aic is None or aiv is None:
+            continue
+        init_c, _ = _setup(aic)
+        init_v, _ = _setup(aiv)
+        if init_c is None or init_v is None:
+            continue  # no pipe: nothing to choose
+        default = DEFAULT_SLOT_NUM
+        counts = (_most_pushes(aic), _most_pushes(aiv))
+        pushes = None if None in counts else max(c for c in counts if c is not None)
+        if pushes is not None and pushes <= default:
+            record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False,
+                   reason=f"each ring carries at most {pushes} tile{'s' if pushes != 1 else ''} per run, so no push waits "
+                   f"for a slot at depth {default}")
+            continue
+        if group is None or not group.body.blocks:
+            record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False,
+                   reason="the kernel has no Group of its own to time (only existing Group callers)")
+            continue
+        if any(not isinstance(a.type, TensorType) for a in group.body.block.args):
+            record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False,
+                   reason="the kernel takes a scalar parameter, whose value sets its schedule")
+            continue
+        candidates = candidate_depths(aic, aiv, target)
+        timed = _makespans(module, name, candidates)
+        if isinstance(timed, str):
+            record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False, reason=timed)
+            continue
+        depth = pick_depth(timed, default)
+        if depth != default:
+            _set_depth(aic, depth)
+            _set_depth(aiv, depth)
+            reason = "the shallowest depth with the best modelled makespan"
+        elif len(candidates) == 1:
+            reason = "no deeper ring fits the memory budget"
+        else:
+            reason = "deeper rings do not shorten the modelled makespan"
+        record(PASS_NAME, name, "ring_depth", slot_num=depth, chosen=True,
+               makespans={str(d): m for d, m in timed.items()}, candidates=candidates, reason=reason)
+
+
+def pick_depth(makespans: dict[int, int | None], default: int = DEFAULT_SLOT_NUM) -> int:
+    """The shallowest depth with the best modelled makespan (None: that depth deadlocks); `default` when it is
+    as good as any, or when no depth was timed."""
+    feasible = {d: m for d, m in makespans.items() if m is not None}
+    if not feasible:
+        return default
+    best = min(feasible.values())
+    if feasible.get(default) == best:
+        return default
+    return min(d for d, m in feasible.items() if m == best)
+
+
+def depth_makespans(timelines: list, depths: list[int]) -> dict[int, int | None]:
+    """The modelled makespan of the recorded Group runs with every ring at each depth (None: deadlocks)."""
+    from pypto_mlir.timing.timeline import makespan
+
+    return {d: makespan(timelines, {k: d for tl in timelines for k in tl.rings}) for d in depths}
+
+
+def _makespans(module: ModuleOp, group: str, depths: list[int]) -> dict[int, int | None] | str:
+    """The modelled makespan of the Group `group` per ring depth, or why it cannot be timed."""
+    from pypto_mlir.diagnostics import PtoError
+    from pypto_mlir.interpreter.inputs import run_timed
+
+    try:
+        timelines = run_timed(module, group)
+    except PtoError as e:
+        return f"its run in the interpreter fails ({e.message})"
+    except Exception as e:  # noqa: BLE001 - the choice is advisory: any failure keeps the default
+        return f"its run in the interpreter fails ({type(e).__name__})"
+    return depth_makespans(timelines, depths)
