@@ -419,7 +419,10 @@ def _report_timing(args, module, given, summary: dict) -> None:
 
     scheds = schedules(run_timed(module, args.entry, args.seed, given))
     if args.trace:
-        write_trace(scheds, args.trace)
+        try:
+            write_trace(scheds, args.trace)
+        except OSError as e:
+            raise UsageError(f"cannot write the trace file '{args.trace}': {e.strerror or e}") from None
         summary["trace"] = args.trace
     if args.timing:
         if args.json:

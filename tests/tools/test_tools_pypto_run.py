@@ -120,3 +120,22 @@ def test_bytecode_input(tmp_path, capsys):
     assert bc.read_bytes()[:4] == b"ML\xefR"
     code, out, err = run(capsys, EXAMPLE, "--compare-with", bc)
     assert code == 0, err
+
+
+def test_timing_and_trace_of_an_expanded_kernel(tmp_path, capsys):
+    """--timing prints the modelled figures (and --json carries them); --trace writes Chrome trace JSON; an
+    unwritable trace path is a usage error, not a traceback."""
+    src = Path(__file__).resolve().parents[2] / "examples" / "loop_accumulate.a5.mlir"
+    trace = tmp_path / "t.json"
+    spec = "lower-auto-vector-split,expand-mixed-kernel"
+    assert pypto_run.main([str(src), "--quiet", "--check-pipeline", spec, "--timing", "--trace", str(trace)]) == 0
+    out = capsys.readouterr().out
+    assert "a model, not hardware time" in out and re.search(r"Group @kloop_incore_0 \(a5\): makespan \d+ cycles", out)
+    events = json.loads(trace.read_text())["traceEvents"]
+    assert {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"} == {
+        "AIC", "AIV lane 0", "AIV lane 1"}
+    assert pypto_run.main([str(src), "--check-pipeline", spec, "--timing", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["timing"]["unit"] == "modelled cycle" and data["timing"]["groups"][0]["makespan"] > 0
+    assert pypto_run.main([str(src), "--quiet", "--trace", str(tmp_path / "no" / "dir" / "t.json")]) == 1
+    assert "cannot write the trace file" in capsys.readouterr().err
