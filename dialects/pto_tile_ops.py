@@ -466,6 +466,9 @@ class CiOp(_GeneratorOp):
     """`%c = pto.ci %start : i32 -> T` — contiguous integers start, start+1, ... in row-major order."""
 
     name = "pto.ci"
+    traits = traits_def(
+        LaneHalving(HalvingRule.GENERATOR), VectorAffinity(), TileGenerator(position_dependent=True, linear=True), Pure()
+    )
 
 
 @irdl_op_definition

@@ -361,9 +361,12 @@ def renamed_tensor(value: SSAValue) -> SSAValue | None:
 @dataclass(frozen=True)
 class TileGenerator(OpTrait):
     """Makes a tile from scalars only (full, create, ci, random).  `position_dependent`: the values depend on
-    the element position (ci, random), so halving the result type does not halve the values."""
+    the element position (ci, random), so halving the result type does not halve the values.  `linear`: the value
+    of a cell is the seed plus the cell's row-major position (ci), so a part of the tile that is one contiguous
+    run of that order is the same generator seeded at its first cell's position."""
 
     position_dependent: bool = False
+    linear: bool = False
 
 
 @dataclass(frozen=True)

@@ -226,19 +226,6 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// E-GEN: pto.ci on a non-singleton split dim.
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @gen_ci(%qk: !pto.tile<16x16xf32, acc>, %start: i32)
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: automatic split-axis halving of 'pto.ci' is not supported because its generated values depend on position}}
-    %c = pto.ci %start : i32 -> !pto.tile<16x16xi32, vec>
-    func.return
-  }
-}
-
-// -----
-
 // E-GEN: pto.random under LEFT_RIGHT.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @gen_random(%qk: !pto.tile<16x16xf32, acc>, %seed: i32)

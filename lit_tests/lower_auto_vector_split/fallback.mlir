@@ -34,23 +34,23 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// A position-dependent generator on the split axis (E-GEN) forces the fallback too; the report also lists the
+// A position-dependent generator on the split axis (E-GEN: pto.random; pto.ci is split, ci_lane_start.mlir) forces the fallback too; the report also lists the
 // kernels that are split and those left alone.
-// ERR:        fallback.mlir:[[# @LINE + 12]]:5: error: LowerAutoVectorSplit: automatic split-axis halving of 'pto.ci'{{.*}}--lower-auto-vector-split{fallback=unsplit}
+// ERR:        fallback.mlir:[[# @LINE + 12]]:5: error: LowerAutoVectorSplit: automatic split-axis halving of 'pto.random'{{.*}}--lower-auto-vector-split{fallback=unsplit}
 // CHECK-LABEL: func.func @generator_aiv
 // CHECK-SAME:  pto.split = #pto.split<none>
 // CHECK-LABEL: func.func @split_ok_aiv
 // CHECK-SAME:  pto.split = #pto.split<up_down>, pto.split_aiv
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  // expected-remark@+1 {{kernel 'generator' falls back to unsplit because of 'pto.ci'}}
-  func.func @generator(%qk: !pto.tile<16x32xi32, acc>, %out: !pto.tensor<16x32xi32> {pto.out})
+  // expected-remark@+1 {{kernel 'generator' falls back to unsplit because of 'pto.random'}}
+  func.func @generator(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<16x32xf32> {pto.out})
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %v = pto.move %qk : !pto.tile<16x32xi32, acc> -> !pto.tile<16x32xi32, vec>
+    %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
     %c0 = arith.constant 0 : i32
-    // expected-remark@+1 {{because 'pto.ci' here cannot be lane-split: automatic split-axis halving of 'pto.ci' is not supported}}
-    %i = pto.ci %c0 : i32 -> !pto.tile<16x32xi32, vec>
-    %s = pto.add %v, %i : !pto.tile<16x32xi32, vec>
-    %o = pto.store %s, %out[0, 0] : !pto.tile<16x32xi32, vec>, !pto.tensor<16x32xi32>
+    // expected-remark@+1 {{because 'pto.random' here cannot be lane-split: automatic split-axis halving of 'pto.random' is not supported}}
+    %i = pto.random %c0 : i32 -> !pto.tile<16x32xf32, vec>
+    %s = pto.add %v, %i : !pto.tile<16x32xf32, vec>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>
     func.return
   }
   // expected-remark@+1 {{LowerAutoVectorSplit report: kernel 'split_ok' is lane-split up_down (box partition)}}

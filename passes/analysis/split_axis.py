@@ -191,6 +191,20 @@ class LaneArith:
         Rewriter.insert_op(add, InsertPoint.before(before))
         return add.result
 
+    def scalar_offset(self, orig: SSAValue, step: int, before: Operation) -> SSAValue:
+        """`orig + subblock_idx * step` in `orig`'s own integer type (a scalar such as a `pto.ci` start, not an
+        index offset): the hoisted `lane_offset(step)`, cast to that type, added before `before`."""
+        lane = self.lane_offset(step)
+        if not isinstance(orig.type, IndexType):
+            cast = arith.IndexCastOp(lane, orig.type)
+            cast.location = before.location
+            Rewriter.insert_op(cast, InsertPoint.before(before))
+            lane = cast.result
+        add = arith.AddiOp(orig, lane)
+        add.location = before.location
+        Rewriter.insert_op(add, InsertPoint.before(before))
+        return add.result
+
     def add_static(self, orig: int | SSAValue, k: int, before: Operation) -> int | SSAValue:
         """`orig + k` for a static `k`: folded for a static `orig`, else an `arith.addi` with a hoisted constant,
         emitted before `before`."""

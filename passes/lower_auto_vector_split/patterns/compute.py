@@ -4,16 +4,20 @@ axis, broadcasts, same-side moves)."""
 
 from __future__ import annotations
 
+from math import prod
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import (
     GENERATOR_OPS,
+    SetValidShapeOp,
 )
 from pypto_mlir.dialects.pto_traits import ReductionAxis, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.passes.analysis.lanes import ceil_half
 from pypto_mlir.passes.analysis.split_axis import (
     halved_tile_type,
 )
@@ -23,8 +27,12 @@ from .base import PASS, _SplitPattern, _dynamic_box_error
 
 
 class GeneratorHalving(_SplitPattern):
-    """`pto.full` / `pto.create` (vec): the result shape is halved.  `pto.ci` / `pto.random` are rejected on a
-    non-singleton split dim (their values depend on the position)."""
+    """`pto.full` / `pto.create` (vec): the result shape is halved.  `pto.ci` (a `linear` generator): when a
+    lane's part is one contiguous run of the row-major order (every dim before the split axis is 1: UP_DOWN, or
+    LEFT_RIGHT of a single row) the result is halved and the start moves to the lane's first cell, `start +
+    subblock_idx * step * (cells per split-axis index)`; otherwise (LEFT_RIGHT of several rows: a lane's columns
+    are not one run) it is generated whole on both lanes and its users take its lane part (`lane_part`).
+    `pto.random` is rejected on a non-singleton split dim (its values depend on the position)."""
 
     OPS = GENERATOR_OPS
 
@@ -36,6 +44,9 @@ class GeneratorHalving(_SplitPattern):
         if t.rank <= d or t.get_shape()[d] == 1:
             return
         trait = op.get_trait(TileGenerator)
+        if trait is not None and trait.linear:
+            self._lane_seeded(op, t, d, rewriter)
+            return
         if trait is not None and trait.position_dependent:
             raise PtoError(
                 f"{PASS}: automatic split-axis halving of '{op.name}' is not supported because its generated values "
@@ -46,6 +57,38 @@ class GeneratorHalving(_SplitPattern):
         if t.get_shape()[d] == DYNAMIC:
             raise _dynamic_box_error(op, d)
         lw.retype_lane_part(rewriter, op.results[0], d)
+
+    def _lane_seeded(self, op: Operation, t: TileType, d: int, rewriter: PatternRewriter) -> None:
+        """A `linear` generator (`pto.ci`): seeded at the lane's first cell, or generated whole (see the class)."""
+        lw = self.lw
+        shape = t.get_shape()
+        if shape[d] == DYNAMIC:
+            raise _dynamic_box_error(op, d)
+        if any(x != 1 for x in shape[:d]) or DYNAMIC in shape[d + 1 :]:
+            lw.whole.add(op.results[0])  # a lane's cells are not one run: both lanes generate the whole tile
+            return
+        cells = lw.step_for(shape[d]) * prod(shape[d + 1 :])
+        op.operands[0] = lw.arith.scalar_offset(op.operands[0], cells, op)
+        lane = halved_tile_type(t, d, lw.lane_stride)
+        valid = t.get_valid()[d]
+        if lane.get_valid()[d] != DYNAMIC or valid == DYNAMIC:
+            lw.retype_lane_part(rewriter, op.results[0], d)
+            return
+        # The lanes hold different valid extents (an odd or ragged split axis), which the generator's type cannot
+        # state: it generates the lane's box, and a pto.set_validshape gives it the lane's valid extent.
+        r = op.results[0]
+        entries: list[int | SSAValue] = list(t.get_valid())
+        entries[d] = lw.arith.lane_valid(valid, lw.step_for(shape[d]), op)
+        narrow = SetValidShapeOp(r, entries, lane)
+        narrow.location = op.location
+        Rewriter.insert_op(narrow, InsertPoint.after(op))
+        r.replace_uses_with_if(narrow.result, lambda use: use.operation is not narrow)
+        hint = r.name_hint
+        box = rewriter.replace_value_with_new_type(r, halved_tile_type(t, d, lw.lane_stride, valid=ceil_half(shape[d])))
+        box.name_hint = f"{hint or 'ci'}_box"
+        narrow.result.name_hint = hint
+        lw.track(narrow.result, lw.make_info(t, d))
+        lw.verify_rewritten(narrow)
 
 
 class ElementwiseHalving(_SplitPattern):
