@@ -277,28 +277,26 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// A window of the split axis of a loaded tile whose valid cells the load did not read (rows [4, 12) of a load
-// with 10 valid rows): loading the window directly would read other cells, so it is not folded.
+// A window of the split axis of a per-lane tile whose source cannot be computed whole on both lanes: it is the
+// result of an scf.while (whole-source slices, e.g. of a C->V boundary or of a load, are split:
+// slice_split_window.mlir).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @slice_load_past_valid(%qk: !pto.tile<16x16xf32, acc>, %x: !pto.tensor<16x16xf32>)
+  func.func @slice_split_axis(%qk: !pto.tile<16x16xf32, acc>, %n: index)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    %l = pto.load %x[0, 0] valid [10, 16] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec, valid = [10, 16]>
-    // expected-error@+1 {{this pto.slice takes a window of the split axis (dim 0) of the per-lane tile 'l'; each lane only holds its half, so the window would select different rows on the two lanes. Slice the full-width value before it is split (e.g. load the window directly), or slice along the other axis. The window of a loaded tile is loaded directly instead only when its valid cells are cells the load read; here the window's valid cells (offsets [4, 0], valid [8, 16]) pass the loaded tile's valid extent [10, 16]}}
-    %t = pto.slice %l[4, 0] : !pto.tile<16x16xf32, vec, valid = [10, 16]> -> !pto.tile<8x16xf32, vec>
-    func.return
-  }
-}
-
-// -----
-
-// A window of the split axis of a per-lane tile that is not a load (a C->V boundary's).
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @slice_split_axis(%qk: !pto.tile<16x16xf32, acc>)
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{this pto.slice takes a window of the split axis (dim 0) of the per-lane tile 's'}}
-    %t = pto.slice %s[4, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<8x16xf32, vec>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r:2 = scf.while (%i = %c0, %a = %s) : (index, !pto.tile<16x16xf32, vec>) -> (index, !pto.tile<16x16xf32, vec>) {
+      %go = arith.cmpi slt, %i, %n : index
+      scf.condition(%go) %i, %a : index, !pto.tile<16x16xf32, vec>
+    } do {
+    ^bb0(%j: index, %b: !pto.tile<16x16xf32, vec>):
+      %e = pto.exp %b : !pto.tile<16x16xf32, vec>
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %j1, %e : index, !pto.tile<16x16xf32, vec>
+    }
+    // expected-error@+1 {{this pto.slice takes a window of the split axis (dim 0) of the per-lane tile 'r'; each lane only holds its half, so the window would select different rows on the two lanes. Its source is computed whole on both lanes instead (and the window taken as written) only when every producer of it can run whole: back to pto.load, C->V boundaries and generators, through scf.for and scf.if (docs/lower-auto-vector-split.md, full-width chains); here one cannot (a function parameter, an scf.while, a region op or a hand-written transfer on the way). Slice the value before it enters that construct, load the window directly from GM, or slice along the other axis}}
+    %t = pto.slice %r#1[4, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<8x16xf32, vec>
     func.return
   }
 }
@@ -307,11 +305,21 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // The same under left_right: the split axis is dim 1, so the message speaks of columns.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @slice_split_axis_columns(%qk: !pto.tile<16x16xf32, acc>)
+  func.func @slice_split_axis_columns(%qk: !pto.tile<16x16xf32, acc>, %n: index)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
     %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{this pto.slice takes a window of the split axis (dim 1) of the per-lane tile 's'; each lane only holds its half, so the window would select different columns on the two lanes}}
-    %t = pto.slice %s[0, 4] : !pto.tile<16x16xf32, vec> -> !pto.tile<16x8xf32, vec>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r:2 = scf.while (%i = %c0, %a = %s) : (index, !pto.tile<16x16xf32, vec>) -> (index, !pto.tile<16x16xf32, vec>) {
+      %go = arith.cmpi slt, %i, %n : index
+      scf.condition(%go) %i, %a : index, !pto.tile<16x16xf32, vec>
+    } do {
+    ^bb0(%j: index, %b: !pto.tile<16x16xf32, vec>):
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %j1, %b : index, !pto.tile<16x16xf32, vec>
+    }
+    // expected-error@+1 {{this pto.slice takes a window of the split axis (dim 1) of the per-lane tile 'r'; each lane only holds its half, so the window would select different columns on the two lanes. Its source is computed whole}}
+    %t = pto.slice %r#1[0, 4] : !pto.tile<16x16xf32, vec> -> !pto.tile<16x8xf32, vec>
     func.return
   }
 }

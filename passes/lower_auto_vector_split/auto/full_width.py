@@ -34,8 +34,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_ops import ReshapeOp, TransposeOp, TransposeViewOp
-from pypto_mlir.dialects.pto_traits import PipeDirection
+from pypto_mlir.dialects.pto_ops import LoadOp, ReshapeOp, SliceOp, TransposeOp, TransposeViewOp
+from pypto_mlir.dialects.pto_traits import HalvingRule, PipeDirection, halving_rule_of
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.dialects.pto_view_ops import GatherRowOp
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
@@ -81,6 +81,62 @@ def reshape_unsplittable(op: Operation, dim: int) -> bool:
     return False
 
 
+def slice_needs_whole_source(op: Operation, dim: int) -> bool:
+    """Whether the vec `pto.slice` `op` takes a window of the split axis `dim` (not its whole extent) of a source
+    that would be halved, and the window cannot be loaded directly instead (the source is not a `pto.load` whose
+    cells hold the window: `load_fold_problem`).  Each lane would hold only its half of the source, so the
+    source is computed whole on both lanes and the slice is taken as written, then lane-split."""
+    from ..patterns.views import load_fold_problem
+
+    if not isinstance(op, SliceOp) or not _splits_window(op, dim):
+        return False  # the whole split extent is sliced per lane; a unit or dynamic split axis is never halved
+    src, out = op.src.type, op.result.type
+    assert isinstance(src, TileType) and isinstance(out, TileType)
+    if src.space != "vec" or src.rank < 2:
+        return False
+    offsets = op.get_mixed_offsets()
+    loaded = _loaded_type(op.src, dim)
+    if loaded is not None and load_fold_problem(out, offsets, loaded) is None:
+        return False  # loaded directly (SliceHalving folds the window into the load)
+    return True
+
+
+def _loaded_type(v: SSAValue, dim: int) -> TileType | None:
+    """The type of the vec `pto.load` that `v` is once `SliceHalving` folded the windows into loads: `v`'s own
+    when it is a load, or a split-axis window of one that folds; None for any other value."""
+    from ..patterns.views import load_fold_problem
+
+    t = v.type
+    if not isinstance(t, TileType) or t.space != "vec" or not isinstance(v, OpResult):
+        return None
+    if isinstance(v.op, LoadOp):
+        return t
+    if isinstance(v.op, SliceOp) and _splits_window(v.op, dim):
+        src = _loaded_type(v.op.src, dim)
+        if src is not None and load_fold_problem(t, v.op.get_mixed_offsets(), src) is None:
+            return t
+    return None
+
+
+def _splits_window(op: SliceOp, dim: int) -> bool:
+    """Whether the slice `op` takes a window of the (non-singleton, static) split axis `dim` of its source, not
+    its whole extent."""
+    src, out = op.src.type, op.result.type
+    if not isinstance(src, TileType) or not isinstance(out, TileType) or src.rank <= dim:
+        return False
+    if src.get_shape()[dim] in (1, DYNAMIC):
+        return False
+    return op.get_mixed_offsets()[dim] != 0 or out.get_shape()[dim] != src.get_shape()[dim]
+
+
+def _runs_whole(chain: set[SSAValue]) -> bool:
+    """A chain kept whole for a slice may not contain a value an explicit boundary or a pipe op produced (those
+    are per lane by construction, or carry split codes)."""
+    return not any(
+        isinstance(v, OpResult) and halving_rule_of(v.op) in (HalvingRule.BOUNDARY, HalvingRule.TRANSFER) for v in chain
+    )
+
+
 def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
     """The vector values (and C->V move results) of `f` to keep at full width; see the module docstring."""
     keep: set[SSAValue] = set()
@@ -91,6 +147,10 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
             chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
         elif isinstance(op, GatherRowOp) and dim == 0:
             chain = _backward_chain(op.src, op, through_axis_movers=False)  # the rows its indices address
+        elif slice_needs_whole_source(op, dim):
+            chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
+            if chain is not None and not _runs_whole(chain):
+                chain = None
         else:
             continue
         if chain is not None:
@@ -147,4 +207,4 @@ def _carry(chain: set[SSAValue], work: list[SSAValue], loop: scf.ForOp, i: int) 
     work.append(loop.body.block.last_op.operands[i])  # type: ignore[union-attr]
 
 
-__all__ = ["full_width_chains", "gather_unplaceable", "reshape_unsplittable"]
+__all__ = ["full_width_chains", "gather_unplaceable", "reshape_unsplittable", "slice_needs_whole_source"]

@@ -34,6 +34,20 @@ from .base import PASS, _PerLanePattern, _SplitPattern, _localize_valid_list, _n
 from .memory import LoadWindow
 
 
+def load_fold_problem(t: TileType, offsets: list, loaded: TileType) -> str | None:
+    """Why the `pto.slice` window (result type `t` at `offsets`) of a tile loaded as `loaded` cannot be loaded
+    directly instead (`SliceHalving._fold_into_load`), or None: its valid cells must be cells the load read
+    (`offset + valid <= loaded valid` on every dim), which needs static offsets and valid extents."""
+    if any(not isinstance(o, int) for o in offsets) or DYNAMIC in t.get_valid() or DYNAMIC in loaded.get_valid():
+        return "the window's offsets or valid extents are runtime values"
+    if any(o + v > lv for o, v, lv in zip(offsets, t.get_valid(), loaded.get_valid())):
+        return (
+            f"the window's valid cells (offsets {list(offsets)}, valid {list(t.get_valid())}) pass the loaded "
+            f"tile's valid extent {list(loaded.get_valid())}"
+        )
+    return None
+
+
 class SliceHalving(_SplitPattern):
     """`pto.slice`: of a full-width tile, the window is halved and lane-offset; of a per-lane tile, the slice must
     keep the whole split extent (it is then halved with its offsets kept)."""
@@ -57,6 +71,14 @@ class SliceHalving(_SplitPattern):
             if loaded is not None:
                 self._fold_into_load(op, loaded, info, hint)
                 return
+            hint = (
+                f"different {cells} on the two lanes. Its source is computed whole on both lanes instead (and the "
+                "window taken as written) only when every producer of it can run whole: back to pto.load, C->V "
+                "boundaries and generators, through scf.for and scf.if (docs/lower-auto-vector-split.md, full-width chains); here one cannot (a "
+                "function parameter, an scf.while, a region op or a hand-written transfer on the way). Slice the "
+                "value before it enters that construct, load the window directly from GM, or slice along the other "
+                "axis"
+            )
         d, step = window_split_dim(lw, op, "pto.slice", op.src, t, offsets, hint, lane_window=True)
         if d < 0:
             return
@@ -81,15 +103,8 @@ class SliceHalving(_SplitPattern):
         t, full = op.result.type, loaded.full_type
         assert isinstance(t, TileType)
         soffs = op.get_mixed_offsets()
-        why = None
-        if any(not isinstance(o, int) for o in soffs) or DYNAMIC in t.get_valid() or DYNAMIC in full.get_valid():
-            why = "the window's offsets or valid extents are runtime values"
-        elif any(o + v > lv for o, v, lv in zip(soffs, t.get_valid(), full.get_valid())):
-            why = (
-                f"the window's valid cells (offsets {list(soffs)}, valid {list(t.get_valid())}) pass the loaded "
-                f"tile's valid extent {list(full.get_valid())}"
-            )
-        elif lw.lane_stride is not None and not _covered(t, info.dim, lw.lane_stride):
+        why = load_fold_problem(t, soffs, full)
+        if why is None and lw.lane_stride is not None and not _covered(t, info.dim, lw.lane_stride):
             why = f"the balanced lane windows (lane_stride = {lw.lane_stride}) do not cover the window"
         if why is not None:
             raise PtoError(
