@@ -226,6 +226,22 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
+// pto.ci under LEFT_RIGHT with several rows is generated whole (a lane's columns are not one run of its values);
+// with an odd column extent its lane part cannot be sliced (ci_lane_start.mlir shows the split forms).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @ci_odd_columns(%qk: !pto.tile<4x15xi32, acc>)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %v = pto.move %qk : !pto.tile<4x15xi32, acc> -> !pto.tile<4x15xi32, vec>
+    %c0 = arith.constant 0 : i32
+    %i = pto.ci %c0 : i32 -> !pto.tile<4x15xi32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: 'pto.add' reads 'i' (!pto.tile<4x15xi32, vec>), which this pass computes whole on both lanes ('pto.ci' under a split of its columns: a lane's columns of several rows are not one run of its values), together with per-lane halves; its lane part cannot be sliced out: its split extent on dim 1 is odd (15, 15 valid)}}
+    %s = pto.add %v, %i : !pto.tile<4x15xi32, vec>
+    func.return
+  }
+}
+
+// -----
+
 // E-GEN: pto.random under LEFT_RIGHT.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @gen_random(%qk: !pto.tile<16x16xf32, acc>, %seed: i32)

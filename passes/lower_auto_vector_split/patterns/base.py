@@ -5,10 +5,11 @@ offset and lane-part helpers more than one family uses. It imports no pattern fa
 from __future__ import annotations
 
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_traits import TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim
 from pypto_mlir.passes.analysis.lanes import (
     ceil_half,
@@ -158,9 +159,14 @@ def whole_operand_error(op: Operation, v: SSAValue, d: int, step: int) -> PtoErr
     t = v.type
     assert isinstance(t, TileType)
     why = lane_part_problem(t, d, step)
+    gen = v.op.get_trait(TileGenerator) if isinstance(v, OpResult) else None
+    if gen is not None and gen.linear and d > 0 and any(x != 1 for x in t.get_shape()[:d]):
+        whole = f"'{v.op.name}' under a split of its columns: a lane's columns of several rows are not one run of its values"
+    else:
+        whole = "its producers feed a reshape or a V->C boundary that has no per-lane form"
     return PtoError(
-        f"{PASS}: '{op.name}' reads '{_name(v)}' ({t}), which this pass computes whole on both lanes (its producers "
-        "feed a reshape or a V->C boundary that has no per-lane form), together with per-lane halves; its lane part "
+        f"{PASS}: '{op.name}' reads '{_name(v)}' ({t}), which this pass computes whole on both lanes ({whole}), "
+        "together with per-lane halves; its lane part "
         f"cannot be sliced out: {why}. Make the split extent even (pad the tile), or keep this value off the "
         "per-lane data",
         op=op,
