@@ -94,9 +94,13 @@ class SplitLowering:
         where: str = "",
         on_region_op: Callable[[Operation], None] | None = None,
         full_width: set[SSAValue] | None = None,
+        keeps_whole: bool = False,
     ):
         self.mode = mode
         self.full_width = full_width or set()
+        self.keeps_whole = keeps_whole
+        """whether the caller computed the full-width chains (the AUTO path): a value no chain keeps whole could
+        not be (messages say so); the region path keeps none."""
         self.dim = split_dim_of(mode)
         self.lane_stride = lane_stride
         self.where = where

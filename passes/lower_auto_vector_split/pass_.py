@@ -79,7 +79,7 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     dim = split_dim_of(mode)
     full_width = full_width_chains(f, dim)
     stride = scan_lane_stride(f, dim, full_width)
-    lw = SplitLowering(mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width)
+    lw = SplitLowering(mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width, keeps_whole=True)
     lw.lower_block(block)
     lw.check_no_cube_tile_halved(f)
     check_cross_lane_gm_races(f, lw.tracked)

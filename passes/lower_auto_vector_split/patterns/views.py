@@ -50,7 +50,10 @@ def load_fold_problem(t: TileType, offsets: list, loaded: TileType) -> str | Non
 
 class SliceHalving(_SplitPattern):
     """`pto.slice`: of a full-width tile, the window is halved and lane-offset; of a per-lane tile, the slice must
-    keep the whole split extent (it is then halved with its offsets kept)."""
+    keep the whole split extent (it is then halved with its offsets kept) or fold into the load it windows.  On
+    the AUTO path any other window of the split axis made its source a full-width chain (`full_width.py`,
+    `slice_needs_whole_source`), so it arrives here with a full-width source; one that still has a per-lane source
+    could not be kept whole and is rejected."""
 
     OPS = (SliceOp,)
 
@@ -71,14 +74,15 @@ class SliceHalving(_SplitPattern):
             if loaded is not None:
                 self._fold_into_load(op, loaded, info, hint)
                 return
-            hint = (
-                f"different {cells} on the two lanes. Its source is computed whole on both lanes instead (and the "
-                "window taken as written) only when every producer of it can run whole: back to pto.load, C->V "
-                "boundaries and generators, through scf.for and scf.if (docs/lower-auto-vector-split.md, full-width chains); here one cannot (a "
-                "function parameter, an scf.while, a region op or a hand-written transfer on the way). Slice the "
-                "value before it enters that construct, load the window directly from GM, or slice along the other "
-                "axis"
-            )
+            if lw.keeps_whole:
+                hint = (
+                    f"different {cells} on the two lanes. Its source is computed whole on both lanes instead (and "
+                    "the window taken as written) only when every producer of it can run whole: back to pto.load, "
+                    "C->V boundaries and generators, through scf.for and scf.if (docs/lower-auto-vector-split.md, "
+                    "full-width chains); here one cannot (a function parameter, an scf.while, a region op or a "
+                    "hand-written transfer on the way). Slice the value before it enters that construct, load the "
+                    "window directly from GM, or slice along the other axis"
+                )
         d, step = window_split_dim(lw, op, "pto.slice", op.src, t, offsets, hint, lane_window=True)
         if d < 0:
             return
