@@ -189,3 +189,21 @@ def test_no_tool_applies_passes_by_itself():
         if "().apply(" in text or "get_pass(name)" in text:
             offenders.append(path.relative_to(root).as_posix())
     assert offenders == []
+
+
+def test_passes_that_declare_they_change_nothing_leave_the_module_as_it_was():
+    """`changes_ir = False` lets the pipeline skip the verification after a pass; it must hold."""
+    from pathlib import Path
+
+    from pypto_mlir.ir import parse_module, print_module
+
+    root = Path(__file__).resolve().parents[1]
+    checks = ["verify-budget", "verify-mixed-kernel-expanded"]
+    for p in checks:
+        assert getattr(parse_pipeline(p)[0], "changes_ir", True) is False
+    for src in sorted((root / "examples").glob("*.mlir")):
+        m = parse_module(src.read_text())
+        run_pipeline(m, "lower-auto-vector-split,expand-mixed-kernel")
+        before = print_module(m)
+        run_pipeline(m, ",".join(checks))
+        assert print_module(m) == before, src.name

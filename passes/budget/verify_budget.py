@@ -154,6 +154,7 @@ class VerifyBudgetPass(ModulePass):
     """Check that every AIC / AIV function fits its core's memories (see the module doc)."""
 
     name = "verify-budget"
+    changes_ir = False  # a check: the pipeline does not verify the module again after it
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_budget(op, require_target(op, "verify-budget"))

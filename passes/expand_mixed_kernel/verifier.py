@@ -455,6 +455,7 @@ class VerifyMixedKernelExpandedPass(ModulePass):
     """`--verify-mixed-kernel-expanded`: run the MixedKernelExpanded checks on a module (changes nothing)."""
 
     name = "verify-mixed-kernel-expanded"
+    changes_ir = False  # a check: the pipeline does not verify the module again after it
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         verify_mixed_kernel_expanded(op)

@@ -229,7 +229,8 @@ def run_pipeline(
     input_verified: bool = False,
 ) -> None:
     """Run `passes` (instances, or a spec string) on `module` in place, verifying the module after each pass
-    (unless `verify_each=False`). A pass or verifier error propagates (a `PtoError`); `hooks.after_failure`
+    that may change it (unless `verify_each=False`; a pass class with `changes_ir = False`, a check such as
+    `verify-budget`, is not followed by a verification). A pass or verifier error propagates (a `PtoError`); `hooks.after_failure`
     sees the module as the failing pass left it. `input_verified=True` says the caller has verified `module`
     (as `pypto-opt` does after parsing), so the first pass does not verify it again (`verify.ensure_verified`)."""
     if isinstance(passes, str):
@@ -249,8 +250,8 @@ def run_pipeline(
             # the caller chose not to verify with verify_each=False)
             with verified_input(module) if i > 0 or input_verified else nullcontext():
                 p.apply(ctx, module)
-            if verify_each:
-                verify_module(module)
+            if verify_each and getattr(p, "changes_ir", True):
+                verify_module(module)  # a pass that declares `changes_ir = False` (a check) left it as it was
         except BaseException as err:
             if hooks is not None:
                 hooks.after_failure(p, module, err)
