@@ -25,7 +25,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from pypto_mlir.diagnostics import PtoError, emit_remark, location_of
+from pypto_mlir.diagnostics import PtoError, emit_remark
 from pypto_mlir.verify import ensure_verified
 from pypto_mlir.dialects.pto_ops import TRANSFER_OPS, AicGatherOp, AivShardOp
 from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag, set_flag, set_split_mode
@@ -215,6 +215,9 @@ class LowerAutoVectorSplitPass(ModulePass):
         # A kernel with hand-written transfers carries split codes, so it has no unsplit form to fall back to.
         handwritten = frozenset(op for op in f.walk() if isinstance(op, TRANSFERS))
         pristine = f.clone() if self.fallback == "unsplit" and not handwritten else None
+        # Each op as written, in the pristine copy: the remark names the forcing op of the input (a host that
+        # parses without locations, xdsl-opt, finds it in the source by its position among its function's ops).
+        as_written = dict(zip(f.walk(), pristine.walk())) if pristine is not None else {}
         try:
             lw = lower_auto_function(f, mode)
             check_split_codes(f, transpose_hazard=pristine is not None, skip=handwritten)
@@ -230,7 +233,8 @@ class LowerAutoVectorSplitPass(ModulePass):
                 emit_remark(
                     f"{PASS}: kernel '{name}' is compiled unsplit (fallback=unsplit, pto.split<none> instead of "
                     f"pto.split<{mode}>) because {_forcing_op(e)} here cannot be lane-split: {reason}",
-                    loc=e.loc if e.loc is not None else location_of(pristine),
+                    op=as_written.get(e.op, pristine),  # type: ignore[arg-type]
+                    loc=e.loc,  # None: the op's own location
                 )
             self._report(
                 pristine,

@@ -10,7 +10,7 @@ not as a crash. `pypto-opt` follows each located line with the source line and a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -112,6 +112,15 @@ def error(op: Operation | None, message: str) -> PtoError:
 # ---------------------------------------------------------------------------------------------------------------
 
 _remark_sinks: list[list[PtoError]] = []
+# How a host that parses without locations (xdsl-opt, `xdsl_host.py`) locates a remark printed to stderr: each
+# locator may set `remark.loc` and returns the name to print when it cannot (None: it has nothing to say).
+_remark_locators: list[Callable[[PtoError], str | None]] = []
+
+
+def add_remark_locator(locate: Callable[[PtoError], str | None]) -> None:
+    """Register how an unlocated remark is located before it is printed to stderr (once per function)."""
+    if locate not in _remark_locators:
+        _remark_locators.append(locate)
 
 
 def emit_remark(message: str, op: Operation | None = None, loc: SourceLoc | None = None) -> None:
@@ -123,7 +132,10 @@ def emit_remark(message: str, op: Operation | None = None, loc: SourceLoc | None
         return
     import sys
 
-    sys.stderr.write(remark.format() + "\n")
+    where = "<unknown>"
+    for locate in _remark_locators if remark.loc is None else ():
+        where = locate(remark) or where
+    sys.stderr.write(remark.format(where) + "\n")
 
 
 @contextmanager

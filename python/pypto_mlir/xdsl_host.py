@@ -10,7 +10,8 @@ by the diagnostic `pypto-opt` would print: `file:line:col: error: message` and i
 status 1 (Python's status for an uncaught exception). An unlocated error is located by reading the input again
 with locations and finding the op at fault there (`relocate`); when that cannot be done with certainty (input
 from standard input, the op not found unchanged in the source) the message is printed with the input's name and
-no line, still without a traceback. Every other exception reaches the previous hook unchanged.
+no line, still without a traceback. Every other exception reaches the previous hook unchanged.  A remark a pass
+prints (no `capture_remarks` sink under `xdsl-opt`) is located the same way (`locate_remark`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from types import TracebackType
 from xdsl.dialects import func
 from xdsl.ir import Operation
 
-from pypto_mlir.diagnostics import PtoError, SourceLoc
+from pypto_mlir.diagnostics import PtoError, SourceLoc, add_remark_locator
 
 _SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
 
@@ -119,3 +120,14 @@ def install_uncaught_error_hook() -> None:
 
     hook._pypto_uncaught_error_hook = True  # type: ignore[attr-defined]
     sys.excepthook = hook
+    add_remark_locator(locate_remark)
+
+
+def locate_remark(remark: PtoError) -> str | None:
+    """A remark a pass prints under `xdsl-opt` (e.g. LowerAutoVectorSplit's fallback): located in the input file
+    the way an uncaught error is (`relocate`); else printed with the input's name."""
+    path = input_path(sys.argv)
+    if path is None:
+        return "<stdin>"
+    remark.loc = relocate(remark, path)
+    return path
