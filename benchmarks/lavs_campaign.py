@@ -1,10 +1,11 @@
 """Random-kernel campaign of LowerAutoVectorSplit's split coverage and fallback.
 
-    python benchmarks/lavs_campaign.py -n 2000 --seed 17 [--fallback unsplit] [--json out.json]
+    python benchmarks/lavs_campaign.py -n 2000 --seed 17 [--fallback error|unsplit] [--json out.json]
 
 Draws `n` kernels from the project's generator (`tests/kernelgen/strategies.py`, both targets, all split
-modes, derandomized by `--seed`), runs `lower-auto-vector-split{fallback=...},expand-mixed-kernel` on each and
-checks it by execution (`check_pipeline_text`: the same outputs before and after, both schedules).  Prints the
+modes, derandomized by `--seed`), runs `lower-auto-vector-split[{fallback=...}],expand-mixed-kernel` on each (no
+option: the pass's default policy, unsplit) and checks it by execution (`check_pipeline_text`: the same outputs
+before and after, both schedules).  Prints the
 number of kernels compiled and checked, rejected (a located error of a pass, grouped by message), fallen back
 (fallback=unsplit remarks) and failed (any other outcome: a wrong result, a crash, a run-time error after the
 pipeline; a failure of a class in `tests/kernelgen/known.py` is counted apart).  A rejection with an error the
@@ -41,7 +42,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=2000, help="number of kernels (default 2000)")
     ap.add_argument("--seed", type=int, default=17, help="hypothesis seed (default 17)")
-    ap.add_argument("--fallback", choices=("error", "unsplit"), default="error")
+    ap.add_argument("--fallback", choices=("default", "error", "unsplit"), default="default",
+                    help="the pass's fallback policy (default: none given, the pass's default, unsplit)")
     ap.add_argument("--json", help="write the counts and the rejected/failed programs here")
     args = ap.parse_args()
 
@@ -59,7 +61,7 @@ def main() -> int:
     except ImportError:  # a tree from before the fallback policy (for the baseline figures)
         from contextlib import nullcontext as capture_remarks  # type: ignore[assignment]
 
-    lavs = "lower-auto-vector-split" if args.fallback == "error" else f"lower-auto-vector-split{{fallback={args.fallback}}}"
+    lavs = "lower-auto-vector-split" if args.fallback == "default" else f"lower-auto-vector-split{{fallback={args.fallback}}}"
     pipeline = [lavs, "expand-mixed-kernel"]
     counts: Counter[str] = Counter()
     classes: Counter[str] = Counter()

@@ -1,4 +1,4 @@
-// RUN: pypto-opt %s --split-input-file --verify-diagnostics --lower-auto-vector-split
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=error}'
 
 // Every AUTO-path rejection (reference §6), located at the offending op, with a fix hint.
 

@@ -1,19 +1,20 @@
 // RUN: pypto-opt %s --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=unsplit report=true}'
 // RUN: pypto-opt %s --split-input-file -p 'lower-auto-vector-split{fallback=unsplit remarks=false},expand-mixed-kernel' | filecheck %s --check-prefixes=CHECK,A2A3
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file -p 'lower-auto-vector-split{fallback=unsplit remarks=false},expand-mixed-kernel' | filecheck %s --check-prefixes=CHECK,A5
-// RUN: not pypto-opt %s --split-input-file --lower-auto-vector-split 2>&1 | filecheck %s --check-prefix=ERR
+// RUN: not pypto-opt %s --split-input-file '--lower-auto-vector-split{fallback=error}' 2>&1 | filecheck %s --check-prefix=ERR
 // RUN: pypto-opt %s --split-input-file '--lower-auto-vector-split{fallback=unsplit}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 // RUN: pypto-opt %s --split-input-file '--lower-auto-vector-split{fallback=unsplit remarks=false}' 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
 
-// The fallback policy (issue 17).  By default a kernel that cannot be lane-split is a located error that names
-// the escape hatch (ERR); with fallback=unsplit it is compiled unsplit — pto.split<none>, body untouched — and a
-// remark at the op that forced it says why (REMARK; remarks=false silences it: QUIET).  ExpandMixedKernel then
+// The fallback policy (issue 17, issue 27).  With fallback=error a kernel that cannot be lane-split is a located
+// error that names the other policy (ERR); with fallback=unsplit (the default, default_unsplit.mlir) it is compiled
+// unsplit — pto.split<none>, body untouched — and a remark at the op that forced it says why and names
+// fallback=error (REMARK; remarks=false silences it: QUIET).  ExpandMixedKernel then
 // treats it as any unsplit mixed kernel: on a2a3 its AIV gets pto.dual_aiv_dispatch (both lanes run it, lane 1
 // replays the handshakes), on a5 it runs on one lane.  report=true adds one remark per kernel at its func.func.
 
 // A column reduction under UP_DOWN sums over both lanes' rows: no per-lane schedule (E-REDUCE).
 // ERR:        fallback.mlir:[[# @LINE + 14]]:5: error: LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): --lower-auto-vector-split{fallback=unsplit}
-// REMARK:     fallback.mlir:[[# @LINE + 13]]:5: remark: LowerAutoVectorSplit: kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split: reduce op 'pto.col_sum' reduces on the split axis (dim 0)
+// REMARK:     fallback.mlir:[[# @LINE + 13]]:5: remark: LowerAutoVectorSplit: kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}
 // QUIET-NOT:  remark
 // CHECK-LABEL: func.func @col_reduce_aiv
 // CHECK-SAME:  pto.kind = #pto.kind<aiv>, pto.split = #pto.split<none>

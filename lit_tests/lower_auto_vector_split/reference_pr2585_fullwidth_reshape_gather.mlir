@@ -1,5 +1,5 @@
-// RUN: pypto-opt %s --split-input-file --verify-diagnostics --lower-auto-vector-split | filecheck %s --check-prefix=CHECK
-// RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics --lower-auto-vector-split | filecheck %s --check-prefix=CHECK
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=error}' | filecheck %s --check-prefix=CHECK
+// RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=error}' | filecheck %s --check-prefix=CHECK
 // RUN: %python -c "import numpy as np; np.save('%t.idx.npy', ((np.arange(16) * 7) % 32).astype(np.int32).reshape(16, 1))"
 // RUN: sed '/^\/\/ -----/,$d' %s | pypto-run --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel --input idx=%t.idx.npy -
 // RUN: sed -e 's/a2a3/a5/' -e '/^\/\/ -----/,$d' %s | pypto-run --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel --input idx=%t.idx.npy -

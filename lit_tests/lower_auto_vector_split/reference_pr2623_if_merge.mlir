@@ -1,5 +1,5 @@
-// RUN: pypto-opt %s --split-input-file --verify-diagnostics --lower-auto-vector-split | filecheck %s --check-prefix=CHECK
-// RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics --lower-auto-vector-split | filecheck %s --check-prefix=CHECK
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=error}' | filecheck %s --check-prefix=CHECK
+// RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=error}' | filecheck %s --check-prefix=CHECK
 // RUN: sed '/^\/\/ -----/,$d' %s | pypto-run --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel -
 // RUN: sed -e 's/a2a3/a5/' -e '/^\/\/ -----/,$d' %s | pypto-run --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel -
 

@@ -1,4 +1,4 @@
-// RUN: pypto-opt %s --lower-auto-vector-split | filecheck %s
+// RUN: pypto-opt %s '--lower-auto-vector-split{fallback=error}' | filecheck %s
 
 // Views (reference §2.3): slice, reshape (axis migration and the untracked-input slice rule), transpose and
 // set_validshape.
@@ -111,7 +111,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   }
 
   // Transpose: the split axis follows the permutation ([32,64] dim 0 -> [64,32] dim 1), so the store moves
-  // its column offset.
+  // its column offset.  (Shown under fallback=error, the RUN line: under the default fallback=unsplit the
+  // transpose hazard that ExpandMixedKernel would report makes such a kernel fall back unsplit here instead.)
   // CHECK-LABEL: func.func @transpose_moves_axis
   // CHECK:       %[[L:.*]] = arith.muli %subblock_idx, %c32 : index
   // CHECK:       %t = pto.transpose %s : !pto.tile<32x64xf32, vec> -> !pto.tile<64x32xf32, vec>

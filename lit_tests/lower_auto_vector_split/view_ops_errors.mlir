@@ -1,5 +1,5 @@
-// RUN: pypto-opt %s --split-input-file --verify-diagnostics --lower-auto-vector-split
-// RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics --lower-auto-vector-split
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=error}'
+// RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=error}'
 
 // Rejections of the halving of pto.reinterpret_view, pto.extract and pto.gather_row (both targets), located at
 // the op, with a fix hint.

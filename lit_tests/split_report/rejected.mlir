@@ -1,10 +1,10 @@
-// RUN: not pypto-opt %s --lower-auto-vector-split --expand-mixed-kernel --split-report=%t.txt 2> /dev/null
+// RUN: not pypto-opt %s '--lower-auto-vector-split{fallback=error}' --expand-mixed-kernel --split-report=%t.txt 2> /dev/null
 // RUN: filecheck %s --input-file %t.txt
 // RUN: sed 's/a2a3/a5/' %s > %t.a5.mlir
-// RUN: not pypto-opt %t.a5.mlir --lower-auto-vector-split --expand-mixed-kernel --split-report=%t.a5.txt 2> /dev/null
+// RUN: not pypto-opt %t.a5.mlir '--lower-auto-vector-split{fallback=error}' --expand-mixed-kernel --split-report=%t.a5.txt 2> /dev/null
 // RUN: filecheck %s --input-file %t.a5.txt
 
-// A refused kernel is in the report too (written although the run fails): with the default fallback=error the
+// A refused kernel is in the report too (written although the run fails): with fallback=error (a contract) the
 // column reduction under up_down is an error, and the report carries it at the op that forced it. The
 // kernel has no LowerAutoVectorSplit line (CHECK-NEXT): the pass decided nothing for it before it refused it.
 // CHECK-LABEL: kernel @col_reduce: split up_down

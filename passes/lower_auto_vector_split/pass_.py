@@ -10,8 +10,10 @@ For every function of the module (reference §1), the first branch that applies:
 The AUTO path injects `%subblock_idx`, resolves the balanced lane stride (§2.4), runs `SplitLowering` over the
 body (boundaries, halving, control flow), runs the internal cube check and sets the attributes
 (`pto.split` kept, `pto.split_aiv` set, `pto.dual_aiv_dispatch` dropped).  It then checks that ExpandMixedKernel
-can place every transfer it created (`check_split_codes`).  A kernel the AUTO path rejects is a located error
-(`fallback=error`, naming the option) or is compiled unsplit with a remark (`fallback=unsplit`).
+can place every transfer it created (`check_split_codes`).  A kernel the AUTO path rejects is compiled unsplit
+with a located remark (`fallback=unsplit`, the default: an AUTO split is a request, not a contract) or is a
+located error (`fallback=error`, naming the option).  Hand-written `split_aiv_scope` regions and hand-written
+transfers have no unsplit form: their rejections are errors under either policy.
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
 
 
 FALLBACKS = ("error", "unsplit")
+ERROR_HINT = "; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}"
 FALLBACK_HINT = (
     "; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): "
     "--lower-auto-vector-split{fallback=unsplit}"
@@ -160,10 +163,11 @@ class LowerAutoVectorSplitPass(ModulePass):
 
     Options (`lower-auto-vector-split{fallback=unsplit report=true}`, or the dataclass fields from Python):
 
-    * `fallback`: what to do with an AUTO kernel that cannot be lane-split. `error` (default): a located error
-      at the op that forced it. `unsplit`: the kernel is left unsplit (`pto.split = #pto.split<none>`, body
+    * `fallback`: what to do with an AUTO kernel that cannot be lane-split (an AUTO split is a request, not a
+      contract). `unsplit` (default): the kernel is left unsplit (`pto.split = #pto.split<none>`, body
       unchanged; ExpandMixedKernel then gives its AIV `pto.dual_aiv_dispatch` on a2a3, one lane on a5) and a
-      located remark at that op says why.
+      located remark at that op says why and names `fallback=error`. `error`: a located error at the op that
+      forced it (the split as a contract).
     * `report`: a remark per incore kernel at its `func.func`: split (mode, lane stride), fallen back (why), or
       left alone (why).
     * `remarks`: `false` silences the fallback remarks (the report, when asked for, is still printed).
@@ -176,7 +180,7 @@ class LowerAutoVectorSplitPass(ModulePass):
 
     name = "lower-auto-vector-split"
 
-    fallback: str = "error"
+    fallback: str = "unsplit"
     report: bool = False
     remarks: bool = True
 
@@ -232,7 +236,7 @@ class LowerAutoVectorSplitPass(ModulePass):
             if self.remarks:
                 emit_remark(
                     f"{PASS}: kernel '{name}' is compiled unsplit (fallback=unsplit, pto.split<none> instead of "
-                    f"pto.split<{mode}>) because {_forcing_op(e)} here cannot be lane-split: {reason}",
+                    f"pto.split<{mode}>) because {_forcing_op(e)} here cannot be lane-split: {reason}{ERROR_HINT}",
                     op=as_written.get(e.op, pristine),  # type: ignore[arg-type]
                     loc=e.loc,  # None: the op's own location
                 )

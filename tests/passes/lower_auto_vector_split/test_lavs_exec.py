@@ -87,9 +87,9 @@ def test_ragged_and_odd_extents_by_execution(mode, box, valid, extra):
     LEFT_RIGHT with partial columns) stores exactly the rows/columns the full-width kernel stores, after the
     pass and after the whole pipeline on both targets.  The one class still rejected: an odd box whose ragged
     lanes no split code places, when no lane stride can balance them and lane 1's window would pass the box
-    (it must then compile with fallback=unsplit)."""
+    (with fallback=error; it must compile with fallback=unsplit, the default)."""
     text = _ragged_kernel(mode, box, valid, extra)
-    r = check_pipeline_text(text, ["lower-auto-vector-split"], f"<{mode}-{box}-{valid}>", entry="k")
+    r = check_pipeline_text(text, ["lower-auto-vector-split{fallback=error}"], f"<{mode}-{box}-{valid}>", entry="k")
     if r.stage == "pass":
         assert box % 2 == 1 and valid > (box + 1) // 2, r.report  # lane 1 holds cells past the box
         assert "fallback=unsplit" in r.report
@@ -135,5 +135,5 @@ def _load_kernel(mode: str, box: int, valid: int) -> str:
 def test_load_extents_by_execution(mode, box, valid):
     """Loads of odd boxes and partial valid extents: each lane loads and stores exactly its clamped share."""
     text = _load_kernel(mode, box, valid)
-    r = check_pipeline_text(text, ["lower-auto-vector-split"], f"<{mode}-{box}-{valid}>", entry="k")
+    r = check_pipeline_text(text, ["lower-auto-vector-split{fallback=error}"], f"<{mode}-{box}-{valid}>", entry="k")
     assert r.ok, r.report

@@ -1,5 +1,6 @@
-"""LowerAutoVectorSplit's fallback policy and report (issue 17): pass options, remarks, and a twin run with
-fallback=unsplit for every AUTO-path rejection of the lit suite (it must compile and keep its results)."""
+"""LowerAutoVectorSplit's fallback policy and report (issue 17; unsplit the default since issue 27): pass options,
+remarks, and a twin run with fallback=unsplit for every AUTO-path rejection (under fallback=error) of the lit suite
+(it must compile and keep its results)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pypto_mlir.tools import pypto_opt
 from pypto_mlir.verify import verify_module
 
 LAVS = "lower-auto-vector-split"
+ERROR = "lower-auto-vector-split{fallback=error}"
 UNSPLIT = "lower-auto-vector-split{fallback=unsplit remarks=false}"
 
 REDUCE = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
@@ -65,10 +67,34 @@ def test_bad_options_are_usage_errors(spec, message, capsys):
     assert "pypto-opt: error:" in capsys.readouterr().err
 
 
-def test_default_rejects_and_names_the_option():
+def test_error_policy_rejects_and_names_the_option():
     with pytest.raises(PtoError, match=r"--lower-auto-vector-split\{fallback=unsplit\}") as e:
-        _split_attr(REDUCE, LowerAutoVectorSplitPass())
+        _split_attr(REDUCE, LowerAutoVectorSplitPass(fallback="error"))
     assert e.value.loc is not None and e.value.loc.line == 5
+    assert parse_pipeline(ERROR) == (LowerAutoVectorSplitPass(fallback="error"),)
+
+
+def test_default_is_unsplit_with_a_remark_naming_the_error_policy():
+    """Issue 27: an AUTO split is a request; the default compiles a refused kernel unsplit, with the refusal's
+    reason and the option that makes it an error instead, at the op that forced it."""
+    assert LowerAutoVectorSplitPass().fallback == "unsplit"
+    assert parse_pipeline(LAVS) == (LowerAutoVectorSplitPass(fallback="unsplit"),)
+    with capture_remarks() as remarks:
+        assert _split_attr(REDUCE, LowerAutoVectorSplitPass()) == "none"
+    (r,) = remarks
+    assert r.loc is not None and r.loc.line == 5
+    assert "reduce op 'pto.col_sum' reduces on the split axis (dim 0)" in r.message
+    assert r.message.endswith("; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}")
+
+
+def test_default_prints_the_remark_and_exits_0(tmp_path, capsys):
+    path = tmp_path / "k.mlir"
+    path.write_text(REDUCE)
+    assert pypto_opt.main([str(path), "--lower-auto-vector-split"]) == 0
+    out = capsys.readouterr()
+    assert "pto.split = #pto.split<none>" in out.out
+    assert f"{path}:5:5: remark: LowerAutoVectorSplit: kernel 'k' is compiled unsplit" in out.err
+    assert "{fallback=error}" in out.err
 
 
 def test_unsplit_keeps_the_body_and_remarks_at_the_forcing_op():
@@ -110,7 +136,7 @@ def _auto_rejections():
                 try:
                     m = parse_module(c.text, str(path))
                     verify_module(m)
-                    apply_pipeline(m, [LAVS])
+                    apply_pipeline(m, [ERROR])
                 except PtoError as e:
                     if "fallback=unsplit" in e.message:
                         out.append(pytest.param(c, id=c.id))

@@ -97,7 +97,7 @@ def test_a_vector_op_without_a_rule_is_a_located_error():
     Rewriter.replace_op(exp, scan)
     assert halving_rule_of(scan) is None
     with pytest.raises(PtoError) as err:
-        LowerAutoVectorSplitPass().apply(Context(), module)
+        LowerAutoVectorSplitPass(fallback="error").apply(Context(), module)
     assert str(err.value.loc) == "k.mlir:5:5"
     assert err.value.message.startswith(
         "LowerAutoVectorSplit: 'test.scan' is a vector op on tiles that declares no lane-split rule (no LaneHalving "
