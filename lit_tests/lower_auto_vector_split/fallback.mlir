@@ -5,12 +5,11 @@
 // RUN: pypto-opt %s --split-input-file '--lower-auto-vector-split{fallback=unsplit}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 // RUN: pypto-opt %s --split-input-file '--lower-auto-vector-split{fallback=unsplit remarks=false}' 2>&1 >/dev/null | filecheck %s --check-prefix=QUIET --allow-empty
 
-// The fallback policy (issue 17, issue 27).  With fallback=error a kernel that cannot be lane-split is a located
-// error that names the other policy (ERR); with fallback=unsplit (the default, default_unsplit.mlir) it is compiled
-// unsplit — pto.split<none>, body untouched — and a remark at the op that forced it says why and names
-// fallback=error (REMARK; remarks=false silences it: QUIET).  ExpandMixedKernel then
-// treats it as any unsplit mixed kernel: on a2a3 its AIV gets pto.dual_aiv_dispatch (both lanes run it, lane 1
-// replays the handshakes), on a5 it runs on one lane.  report=true adds one remark per kernel at its func.func.
+// The fallback policy (issues 17, 27).  With fallback=error a kernel that cannot be lane-split is a located error
+// naming the other policy (ERR); with fallback=unsplit (the default: default_unsplit.mlir) it compiles unsplit —
+// pto.split<none>, body untouched — and a remark at the forcing op says why (REMARK; remarks=false, QUIET).
+// ExpandMixedKernel expands it as any unsplit mixed kernel: on a2a3 its AIV gets pto.dual_aiv_dispatch (both lanes
+// run it, lane 1 replays the handshakes), on a5 one lane runs it.  report=true adds a remark per kernel (func.func).
 
 // A column reduction under UP_DOWN sums over both lanes' rows: no per-lane schedule (E-REDUCE).
 // ERR:        fallback.mlir:[[# @LINE + 14]]:5: error: LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): --lower-auto-vector-split{fallback=unsplit}

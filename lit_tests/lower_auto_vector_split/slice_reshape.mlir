@@ -110,9 +110,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return
   }
 
-  // Transpose: the split axis follows the permutation ([32,64] dim 0 -> [64,32] dim 1), so the store moves
-  // its column offset.  (Shown under fallback=error, the RUN line: under the default fallback=unsplit the
-  // transpose hazard that ExpandMixedKernel would report makes such a kernel fall back unsplit here instead.)
+  // Transpose: the split axis follows the permutation ([32,64] dim 0 -> [64,32] dim 1), so the store moves its
+  // column offset (under fallback=error, the RUN line; by default the transpose hazard makes it fall back).
   // CHECK-LABEL: func.func @transpose_moves_axis
   // CHECK:       %[[L:.*]] = arith.muli %subblock_idx, %c32 : index
   // CHECK:       %t = pto.transpose %s : !pto.tile<32x64xf32, vec> -> !pto.tile<64x32xf32, vec>
