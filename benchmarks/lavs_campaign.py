@@ -1,14 +1,17 @@
 """Random-kernel campaign of LowerAutoVectorSplit's split coverage and fallback.
 
-    python benchmarks/lavs_campaign.py -n 2000 --seed 17 [--fallback error|unsplit] [--json out.json]
+    python benchmarks/lavs_campaign.py -n 2000 --seed 17 [--suite project|independent] [--fallback error|unsplit]
+        [--json out.json]
 
-Draws `n` kernels from the project's generator (`tests/kernelgen/strategies.py`, both targets, all split
-modes, derandomized by `--seed`), runs `lower-auto-vector-split[{fallback=...}],expand-mixed-kernel` on each (no
-option: the pass's default policy, unsplit) and checks it by execution (`check_pipeline_text`: the same outputs
-before and after, both schedules).  Prints the
-number of kernels compiled and checked, rejected (a located error of a pass, grouped by message), fallen back
-(fallback=unsplit remarks) and failed (any other outcome: a wrong result, a crash, a run-time error after the
-pipeline; a failure of a class in `tests/kernelgen/known.py` is counted apart).  A rejection with an error the
+Draws `n` kernels from the project's generator (`--suite project`, the default: `tests/kernelgen/strategies.py`,
+both targets, all split modes) or from the kernels of issue 27 (`--suite independent`:
+`tests/kernelgen/independent.py`, legal AUTO kernels with index generators, slice windows, reductions and
+transposes on the split axis, and a loop-carried value feeding an `scf.if`), derandomized by `--seed`; runs
+`lower-auto-vector-split[{fallback=...}],expand-mixed-kernel` on each (no option: the pass's default policy,
+unsplit) and checks it by execution (`check_pipeline_text`: the same outputs before and after, both
+schedules).  Prints the number of kernels compiled and checked, rejected (a located error of a pass, grouped
+by message), fallen back (fallback=unsplit remarks) and failed (any other outcome: a wrong result, a crash, a
+run-time error after the pipeline; a failure of a class in `tests/kernelgen/known.py` is counted apart).  A rejection with an error the
 reference compiler defines for the kernel itself (`REFERENCE_ERRORS`: a program outside the language, which no
 policy compiles) is counted apart from the rejections of legal kernels.  Exit code 1 when anything
 outside the known classes failed.  (`python -m pypto_mlir.interpreter.campaign` is the general, parallel
@@ -42,6 +45,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=2000, help="number of kernels (default 2000)")
     ap.add_argument("--seed", type=int, default=17, help="hypothesis seed (default 17)")
+    ap.add_argument("--suite", choices=("project", "independent"), default="project",
+                    help="the kernel generator (default: project, tests/kernelgen/strategies.py)")
     ap.add_argument("--fallback", choices=("default", "error", "unsplit"), default="default",
                     help="the pass's fallback policy (default: none given, the pass's default, unsplit)")
     ap.add_argument("--json", help="write the counts and the rejected/failed programs here")
@@ -49,7 +54,10 @@ def main() -> int:
 
     from hypothesis import HealthCheck, given, seed, settings
 
-    from kernelgen.strategies import kernels
+    if args.suite == "independent":
+        from kernelgen.independent import kernels
+    else:
+        from kernelgen.strategies import kernels
     from pypto_mlir.interpreter import check_pipeline_text
 
     try:
@@ -101,7 +109,8 @@ def main() -> int:
 
     run()
     took = time.time() - start
-    print(f"{counts['kernels']} kernels ({counts['a2a3']} a2a3, {counts['a5']} a5), fallback={args.fallback}: "
+    print(f"{counts['kernels']} kernels ({counts['a2a3']} a2a3, {counts['a5']} a5), suite={args.suite}, "
+          f"fallback={args.fallback}: "
           f"{counts['ok']} checked ok, {counts['rejected']} rejected ({counts['rejected (legal kernel)']} legal kernels; "
           + ", ".join(f"{counts[f'rejected ({c})']} {c}" for c in REFERENCE_ERRORS)
           + f": errors the reference defines), {counts['fallen back']} fallen back, "
