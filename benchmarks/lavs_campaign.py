@@ -54,6 +54,8 @@ def main() -> int:
 
     from hypothesis import HealthCheck, given, seed, settings
 
+    from kernelgen.strategies import features_of
+
     if args.suite == "independent":
         from kernelgen.independent import kernels
     else:
@@ -74,6 +76,8 @@ def main() -> int:
     counts: Counter[str] = Counter()
     classes: Counter[str] = Counter()
     fallen: Counter[str] = Counter()
+    # Per construct of the independent suite (its `// features: construct:<c>` tags): kernels, refused, fallen back.
+    constructs: dict[str, Counter[str]] = {}
     samples: dict[str, list[str]] = {}
     start = time.time()
 
@@ -82,18 +86,26 @@ def main() -> int:
     @given(kernels())
     def run(text: str) -> None:
         counts["kernels"] += 1
+        tags = [c for c in features_of(text) if c.startswith("construct:")]
+        tags += [f"{tags[0]} alone"] if len(tags) == 1 else []  # the kernels with this one construct only
+        for c in tags:
+            constructs.setdefault(c, Counter())["kernels"] += 1
         counts["a5" if "#pto.target<a5>" in text else "a2a3"] += 1
         with capture_remarks() as remarks:
             res = check_pipeline_text(text, pipeline, "gen.mlir")
         for r in remarks or []:
             if "is compiled unsplit" in r.message:
                 counts["fallen back"] += 1
+                for c in tags:
+                    constructs[c]["fallen back"] += 1
                 fallen[_shape(r.message.split("cannot be lane-split: ", 1)[-1])] += 1
         if res.ok:
             counts["ok"] += 1
             return
         if res.stage == "pass" and "internal compiler error" not in res.report:
             counts["rejected"] += 1
+            for c in tags:
+                constructs[c]["rejected"] += 1
             m = re.search(r"error: (.*)", res.report)
             message = m.group(1) if m else res.report
             code = next((c for c, phrase in REFERENCE_ERRORS.items() if phrase in message), None)
@@ -120,6 +132,8 @@ def main() -> int:
         print(f"  rejected {n:5}  {key}")
     for key, n in fallen.most_common():
         print(f"  fell back {n:4}  {key}")
+    for c, n in sorted(constructs.items()):
+        print(f"  {c:28} in {n['kernels']:5} kernels: {n['rejected']:5} rejected, {n['fallen back']:5} fallen back")
     if args.json:
         Path(args.json).write_text(json.dumps({"counts": counts, "rejected": classes, "fallen": fallen,
                                                "samples": samples}, indent=1))
