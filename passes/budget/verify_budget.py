@@ -16,16 +16,15 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_ops import ReserveBufferOp
-from pypto_mlir.dialects.pto_traits import PipeInit
 from pypto_mlir.dialects.pto_types import MEMORY_NAMES, MEMORY_SPACES, FuncInt, memory_capacity
 
 from ..analysis.budget import Buffer, MemoryBudget, SpacePeak, side_of
 from ..common import require_target
+from ..expand_mixed_kernel.pipe_metadata import pipe_init
 
 MAX_NOTES = 8
 """At most this many live buffers are listed as notes (the largest); the rest are counted in one more note."""
@@ -51,14 +50,10 @@ def _kernel_name(f: func.FuncOp) -> str:
     return name
 
 
-def _pipe_init(f: func.FuncOp) -> Operation | None:
-    return next((op for op in f.walk() if op.has_trait(PipeInit)), None)
-
-
 def _ring_hint(f: func.FuncOp, peak: SpacePeak, capacity: int, target: str) -> str:
     """Which ring depth would fit, if any (the rings of this space are the only thing a depth changes)."""
     rings = [b for b in peak.live if b.ring]
-    init = _pipe_init(f)
+    init = pipe_init(f)
     kernel = _kernel_name(f)
     slot_num, local_num = FuncInt.SLOT_NUM.value, FuncInt.LOCAL_SLOT_NUM.value
     knobs = slot_num + (f" / {local_num}" if target == "a2a3" else "")

@@ -23,15 +23,14 @@ from __future__ import annotations
 
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
-from xdsl.ir import Operation
 
-from pypto_mlir.dialects.pto_ops import ReserveBufferOp
-from pypto_mlir.dialects.pto_traits import CoreSide, PipeInit, PipePush
+from pypto_mlir.dialects.pto_ops import INIT_OPS, ReserveBufferOp
+from pypto_mlir.dialects.pto_traits import CoreSide, PipePush
 from pypto_mlir.dialects.pto_types import TensorType, memory_capacity
 
 from ..analysis.budget import RING_SPACE, MemoryBudget
 from ..decisions import record
-from .pipe_metadata import DEFAULT_SLOT_NUM
+from .pipe_metadata import DEFAULT_SLOT_NUM, collect_pipe_metadata, pipe_init
 from .verifier import implicit_slot_num
 
 PASS_NAME = "ExpandMixedKernel"
@@ -39,27 +38,23 @@ RING_DEPTHS = ("auto", "fixed")
 """The `ring-depth` option: `auto` (choose, this module) or `fixed` (the default depth, as the reference does)."""
 
 
-def _setup(f: func.FuncOp) -> tuple[Operation | None, list[ReserveBufferOp]]:
-    init = next((op for op in f.walk() if op.has_trait(PipeInit)), None)
-    return init, [op for op in f.walk() if isinstance(op, ReserveBufferOp)]
-
-
-def _fits(f: func.FuncOp, side: CoreSide, slot_size: int, depth: int, target: str) -> bool:
-    """Whether `f`'s core holds its live tiles and a ring of `depth` slots at its peak."""
+def _ring_room(f: func.FuncOp, side: CoreSide, target: str) -> tuple[int | None, int]:
+    """(bytes the ring's space of `f`'s core has left beside its live tiles at their peak, or None when the
+    space has no stated capacity; how many rings `f` reserves there): computed once per function."""
     budget = MemoryBudget(f, side)
     space = RING_SPACE[side]
     peak = budget.peaks.get(space)
     rings = sum(b.bytes for b in budget.rings)
-    if not rings:
-        return True
-    tiles = (peak.bytes if peak is not None else 0) - rings
     capacity = memory_capacity(target, space)
-    return capacity is None or tiles + slot_size * depth * len(budget.rings) <= capacity
+    if capacity is None:
+        return None, len(budget.rings)
+    return capacity - ((peak.bytes if peak is not None else 0) - rings), len(budget.rings)
 
 
 def _set_depth(f: func.FuncOp, depth: int) -> None:
-    init, reserves = _setup(f)
-    assert init is not None
+    setup = collect_pipe_metadata(f).setup
+    init = next(op for op in setup if isinstance(op, INIT_OPS))
+    reserves = [op for op in setup if isinstance(op, ReserveBufferOp)]
     slot = init.attributes["slot_size"].value.data  # type: ignore[attr-defined]
     init.attributes["slot_num"] = IntegerAttr(depth, i64)
     for r in reserves:
@@ -70,7 +65,7 @@ def _most_pushes(f: func.FuncOp) -> int | None:
     """The most tiles `f` pushes into one direction per run (push ops of both branches of an `scf.if` counted),
     or None when a push is inside a loop (the count is the trip count's)."""
     per_direction: dict[object, int] = {}
-    for op in f.walk():
+    for op in collect_pipe_metadata(f).transfers:
         push = op.get_trait(PipePush)
         if push is None:
             continue
@@ -86,15 +81,16 @@ def _most_pushes(f: func.FuncOp) -> int | None:
 def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[int]:
     """The depths to try for an expanded pair: the default up to PTOAS's implicit depth for the pipe's
     directions, each deeper one only if both cores hold the ring beside their live tiles."""
-    init, _ = _setup(aic)
+    init = pipe_init(aic)
     assert init is not None
     slot = init.attributes["slot_size"].value.data  # type: ignore[attr-defined]
     limit = implicit_slot_num(init.attributes["dir_mask"].value.data)  # type: ignore[attr-defined]
-    return [
-        d for d in range(DEFAULT_SLOT_NUM, limit + 1)
-        if d == DEFAULT_SLOT_NUM
-        or (_fits(aic, CoreSide.AIC, slot, d, target) and _fits(aiv, CoreSide.AIV, slot, d, target))
-    ]
+    rooms = [_ring_room(aic, CoreSide.AIC, target), _ring_room(aiv, CoreSide.AIV, target)]
+
+    def fits(d: int) -> bool:
+        return all(room is None or rings == 0 or slot * d * rings <= room for room, rings in rooms)
+
+    return [d for d in range(DEFAULT_SLOT_NUM, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
 
 
 def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str) -> None:
@@ -104,9 +100,7 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str) -> Non
         aic, aiv, group = funcs.get(f"{name}_aic"), funcs.get(f"{name}_aiv"), funcs.get(name)
         if aic is None or aiv is None:
             continue
-        init_c, _ = _setup(aic)
-        init_v, _ = _setup(aiv)
-        if init_c is None or init_v is None:
+        if pipe_init(aic) is None or pipe_init(aiv) is None:
             continue  # no pipe: nothing to choose
         default = DEFAULT_SLOT_NUM
         counts = (_most_pushes(aic), _most_pushes(aiv))
