@@ -198,7 +198,7 @@ class Machine:
         lanes, dual = self.aiv_lanes(aivs[0][0], aivs[0][2], in_group) if aivs else ([0], False)
         grp = GroupRun(lanes, aivs[0][0].sym_name.data if aivs else None, aics[0][0].sym_name.data if aics else None)
         cores: list[tuple[Ctx, Gen, int]] = []
-        timeline = _recorder.start_timeline(label, self.target) if self.timelines is not None else None
+        timeline = Timeline(label, self.target) if self.timelines is not None else None
         for i, (g, args, call) in enumerate(members):
             name = g.sym_name.data
             task = _task_id(call)

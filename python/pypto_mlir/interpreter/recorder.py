@@ -13,12 +13,9 @@ from pypto_mlir.dialects.pto_traits import CoreSide, PipeFree, PipePop, PipePush
 from pypto_mlir.timing.costs import cost_of
 from pypto_mlir.timing.timeline import Item, RingInfo, Timeline, Track
 
+from .pipes import ring_of
 from .state import Ctx, GroupRun
 from .values import Tile
-
-
-def start_timeline(label: str, target: str | None) -> Timeline:
-    return Timeline(label, target)
 
 
 def add_track(tl: Timeline, ctx: Ctx) -> None:
@@ -43,8 +40,7 @@ def record(target: str | None, op: Operation, args: list[Any], ctx: Ctx) -> None
         t = op.get_trait(trait)
         if t is None:
             continue
-        pid = _pipe_id(op)
-        ring = ctx.group.rings[(pid, t.direction)]
+        ring = ring_of(op, ctx, t.direction, t.side)
         me = ctx.thread
         if sync == "push":
             index = ring.pushed[me] - 1
@@ -54,7 +50,7 @@ def record(target: str | None, op: Operation, args: list[Any], ctx: Ctx) -> None
             tile = args[0]
             assert isinstance(tile, Tile) and tile.lease is not None
             index = tile.lease.entry.seq
-        item = Item(op, cost.cycles, cost.unit, sync, (pid, str(t.direction)), index)
+        item = Item(op, cost.cycles, cost.unit, sync, (ring.pipe_id, str(t.direction)), index)
         break
     track.items.append(item)
 
@@ -64,8 +60,3 @@ def finish_timeline(tl: Timeline, grp: GroupRun) -> None:
     for (pid, direction), ring in grp.rings.items():
         tl.rings[(pid, str(direction))] = RingInfo(ring.name(), ring.slot_num, len(ring.producers), len(ring.consumers))
 
-
-def _pipe_id(op: Operation) -> int:
-    from pypto_mlir.dialects import pto_ops as P
-
-    return P.get_int_attr(op, "id") or 0
