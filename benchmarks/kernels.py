@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -37,6 +36,8 @@ from pypto_mlir.interpreter.runner import apply_pipeline, run_timed
 from pypto_mlir.ir import parse_module
 from pypto_mlir.timing.timeline import makespan, replay
 
+from pypto_mlir.dialects.pto_types import FuncInt, TensorType, int_attr_of, target_of
+from pypto_mlir.passes.expand_mixed_kernel.pipe_metadata import pipe_init
 from pypto_mlir.passes.expand_mixed_kernel.ring_depth import candidate_depths
 from pypto_mlir.passes.expand_mixed_kernel.verifier import implicit_slot_num
 
@@ -73,24 +74,17 @@ def _func(module, name: str):
     return next((op for op in module.body.block.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name), None)
 
 
-def _dir_mask(f) -> int:
-    init = next(o for o in f.walk() if o.name.endswith("initialize_pipe"))
-    return init.attributes["dir_mask"].value.data  # type: ignore[attr-defined]
-
-
-def _slot_num(module, name: str) -> int | None:
-    for op in module.body.block.ops:
-        if isinstance(op, func.FuncOp) and op.sym_name.data == f"{name}_aic":
-            for o in op.walk():
-                if "slot_num" in o.attributes and o.name.endswith("initialize_pipe"):
-                    return o.attributes["slot_num"].value.data  # type: ignore[attr-defined]
-    return None
+def _pipe_int(f, key: str) -> int:
+    init = pipe_init(f)
+    assert init is not None
+    return init.attributes[key].value.data  # type: ignore[attr-defined]
 
 
 def measure() -> list[dict]:
     rows = []
     for src_name, text in _sources():
-        target = re.search(r"#pto\.target<(\w+)>", text).group(1)  # type: ignore[union-attr]
+        source = parse_module(text)
+        target = target_of(source)
         fixed = _compile(text, "fixed")
         auto = _compile(text, "auto")
         for g in _groups(fixed):
@@ -100,12 +94,11 @@ def measure() -> list[dict]:
             chosen = makespan(tl_auto)
             bound = sum(replay(t).overlap_bound() for t in tl_fixed)
             floor = makespan(tl_fixed, {k: UNBOUNDED for t in tl_fixed for k in t.rings})
-            scalar = any(not str(a.type).startswith("!pto.tensor") for f in auto.body.block.ops
-                         if isinstance(f, func.FuncOp) and f.sym_name.data == g for a in f.body.block.args)
+            scalar = any(not isinstance(a.type, TensorType) for a in _func(auto, g).body.block.args)
             dep_bound = floor is not None and bound and floor / bound > GOAL
             aic, aiv = _func(auto, f"{g}_aic"), _func(auto, f"{g}_aiv")
-            explicit = "pto.slot_num" in _func(parse_module(text), g).attributes if _func(parse_module(text), g) else False
-            capped = max(candidate_depths(aic, aiv, target)) < implicit_slot_num(_dir_mask(aic))
+            explicit = int_attr_of(_func(source, g), FuncInt.SLOT_NUM) is not None
+            capped = max(candidate_depths(aic, aiv, target)) < implicit_slot_num(_pipe_int(aic, "dir_mask"))
             why = "explicit pto.slot_num" if explicit else "scalar parameter: depth kept" if scalar else ""
             if capped and not explicit:
                 why = (why + "; " if why else "") + "budget-limited (a deeper ring does not fit)"
@@ -113,7 +106,7 @@ def measure() -> list[dict]:
             ok = chosen is not None and d2 is not None and chosen <= d2 and (excused or chosen / bound <= GOAL)
             rows.append({
                 "source": src_name, "kernel": g, "target": target, "depth2": d2,
-                "chosen_depth": _slot_num(auto, g), "chosen": chosen, "bound": bound, "floor": floor,
+                "chosen_depth": _pipe_int(aic, "slot_num"), "chosen": chosen, "bound": bound, "floor": floor,
                 "chosen_over_bound": round(chosen / bound, 3) if chosen and bound else None,
                 "floor_over_bound": round(floor / bound, 3) if floor and bound else None,
                 "dependence_bound": bool(dep_bound), "why": why,
