@@ -403,10 +403,7 @@ def _run(args, name: str, pipeline: list[str], given, summary: dict, progress: P
         progress.set("running the timing model")
         timed = module
         if args.check_pipeline is not None:
-            from pypto_mlir.interpreter.runner import apply_pipeline
-
-            timed = parse_module(text, name)
-            apply_pipeline(timed, pipeline)
+            timed = res.after_module  # the module the check compiled (and ran)
         elif args.compare_with:
             timed = after
         _report_timing(args, timed, given, summary)

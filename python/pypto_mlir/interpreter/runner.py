@@ -147,6 +147,7 @@ class CheckResult:
     report: str
     before: Outputs | None = None
     after: Outputs | None = None
+    after_module: ModuleOp | None = None  # check_pipeline_text: the pipeline's output (for a timing run)
 
 
 def apply_pipeline(module: ModuleOp, pipeline: list[str] | str) -> None:
@@ -212,4 +213,6 @@ def check_pipeline_text(
         return CheckResult(False, "pass", "the pipeline rejects the program:\n" + e.format(name))
     except Exception as e:  # a crashing pass is a finding, not a crash of the checker
         return CheckResult(False, "pass", f"{name}:1:1: error: internal compiler error in the pipeline: {type(e).__name__}: {e}")
-    return check_modules(before_mod, after_mod, entry, seed, given, name)
+    res = check_modules(before_mod, after_mod, entry, seed, given, name)
+    res.after_module = after_mod
+    return res
