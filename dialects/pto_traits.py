@@ -293,6 +293,14 @@ class PipeInit(PipeSetup):
 
 
 @dataclass(frozen=True)
+class ContextualVerify(OpTrait):
+    """The op's `verify_` reads IR beyond the op itself (a defining op, the enclosing function, the module): its
+    verdict is not a function of its attributes and operand/result types, so the verifier's memo
+    (`pypto_mlir.verify.VerifyMemo`) checks it every time. Every `pto` op verifier today reads only the op's own
+    attributes, properties and types; a new one that looks further must carry this trait."""
+
+
+@dataclass(frozen=True)
 class CubeCompute(OpTrait):
     """The op is a matrix multiply on the cube unit (matmul, gemv, batch and MX forms): its first operand is the
     left matrix (`... x M x K`) and its result the `... x M x N` accumulator.  The timing model charges it by
@@ -425,6 +433,7 @@ __all__ = [
     "AffinityTrait",
     "BoundaryAffinity",
     "BroadcastAxis",
+    "ContextualVerify",
     "CoreSide",
     "CubeAffinity",
     "FirstTileAffinity",

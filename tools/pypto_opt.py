@@ -36,7 +36,7 @@ from pypto_mlir.pipeline import (
     pass_display_name,
     run_pipeline,
 )
-from pypto_mlir.verify import verify_module
+from pypto_mlir.verify import VerifyMemo, verify_module
 
 SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)  # not \s: it would swallow the next blank line
 EXPECTED = re.compile(r"//\s*expected-(error|warning|note|remark)\s*(@(?:[+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
@@ -85,6 +85,16 @@ def _bool(text: str) -> bool:
     if low in ("0", "false", "no", "off"):
         return False
     raise argparse.ArgumentTypeError(f"expected 0/1 or true/false, got '{text}'")
+
+
+def _verify_each(text: str) -> bool | str:
+    """`--verify-each` value: a boolean, or `full` (verify every op after every pass, with no memo)."""
+    if text.strip().lower() == "full":
+        return "full"
+    try:
+        return _bool(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected 0/1, true/false or full, got '{text}'") from None
 
 
 # LLVM boolean options written bare mean `=1` (`--verify-each` is `--verify-each=1`).
@@ -162,8 +172,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--verify-diagnostics", action="store_true", help="check errors against expected-error annotations"
     )
     p.add_argument(
-        "--verify-each", type=_bool, default=True, metavar="0|1",
-        help="verify the module after each pass (default 1; --verify-each=0 turns it off)",
+        "--verify-each", type=_verify_each, default=True, metavar="0|1|full",
+        help="verify the module after each pass (default 1: the ops the pass created or changed, with the full "
+        "verifier's verdict and message; full: every op again; 0: off)",
     )
     p.add_argument("--mlir-print-op-generic", action="store_true", help="print the generic op form")
     p.add_argument("--mlir-print-debuginfo", action="store_true", help="print op locations")
@@ -322,16 +333,20 @@ class Driver:
         if is_blank(text):
             raise PtoError(EMPTY_INPUT, loc=SourceLoc(name, line_offset + 1, 1))
         module = self._timed("Parser", parse_module, text, name, self.ctx, line_offset)
-        self._timed("Verifier", verify_module, module)
+        memo = None if self.args.verify_each == "full" else VerifyMemo()
+        self._timed("Verifier", verify_module, module, memo)
         if self.args.split_report is None:
-            run_pipeline(
-                module, self.passes, self.ctx, verify_each=self.args.verify_each, hooks=self.hooks, input_verified=True
-            )
+            run_pipeline(module, self.passes, self.ctx, hooks=self.hooks, input_verified=True, **self._verify(memo))
         else:
-            self._run_reported(module, name)
+            self._run_reported(module, name, memo)
         return self._timed("Output", self._print, module)
 
-    def _run_reported(self, module, name: str) -> None:
+    def _verify(self, memo: VerifyMemo | None) -> dict:
+        """run_pipeline's verification arguments for --verify-each."""
+        mode = self.args.verify_each
+        return {"verify_each": bool(mode), "memo": memo, "full_verify": mode == "full"}
+
+    def _run_reported(self, module, name: str, memo: VerifyMemo | None) -> None:
         """Run the pipeline recording the split report of this chunk (`--split-report`), also when it fails."""
         from pypto_mlir.passes.decisions import capture_decisions
         from pypto_mlir.split_report import SplitReportRecorder, build_report
@@ -339,9 +354,7 @@ class Driver:
         rec = SplitReportRecorder(self.hooks)
         with capture_decisions() as log:
             try:
-                run_pipeline(
-                    module, self.passes, self.ctx, verify_each=self.args.verify_each, hooks=rec, input_verified=True
-                )
+                run_pipeline(module, self.passes, self.ctx, hooks=rec, input_verified=True, **self._verify(memo))
             finally:
                 if rec.input is None:  # no pass ran: the module as read
                     rec.input = module

@@ -42,13 +42,15 @@
 // TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  Output
 // TIMING-NEXT: {{[0-9.]+}} (100.0%)  Total
 
-// --verify-each=0 does not verify after the passes (the bare flag and =1 verify, as by default); the output
-// is the same here since the passes produce valid IR.
+// --verify-each=0 does not verify after the passes (the bare flag and =1 verify, as by default: the ops each
+// pass created or changed, docs/pypto-opt.md; --verify-each=full verifies every op again after every pass); the
+// output is the same here since the passes produce valid IR.
 // RUN: pypto-opt %s --expand-mixed-kernel --verify-each=0 | filecheck %s --check-prefix=OUT
+// RUN: pypto-opt %s --lower-auto-vector-split --expand-mixed-kernel --verify-each=full | filecheck %s --check-prefix=OUT
 // RUN: pypto-opt %s --expand-mixed-kernel --verify-each=false | filecheck %s --check-prefix=OUT
 // RUN: pypto-opt %s --expand-mixed-kernel --verify-each | filecheck %s --check-prefix=OUT
 // RUN: not pypto-opt %s --verify-each=maybe 2>&1 | filecheck %s --check-prefix=VERIFY-EACH
-// VERIFY-EACH: pypto-opt: error: argument --verify-each: expected 0/1 or true/false, got 'maybe'
+// VERIFY-EACH: pypto-opt: error: argument --verify-each: expected 0/1, true/false or full, got 'maybe'
 
 // --mlir-disable-threading is accepted (pypto-opt is single-threaded).
 // RUN: pypto-opt %s --mlir-disable-threading --expand-mixed-kernel | filecheck %s --check-prefix=OUT

@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # a driver imports this module even when it runs no pass: it 
     from xdsl.passes import ModulePass
     from xdsl.utils.arg_spec import ArgSpec
 
+    from pypto_mlir.verify import VerifyMemo
+
 __all__ = [
     "PipelineError",
     "PipelineHooks",
@@ -227,20 +229,31 @@ def run_pipeline(
     verify_each: bool = True,
     hooks: PipelineHooks | None = None,
     input_verified: bool = False,
+    memo: VerifyMemo | None = None,
+    full_verify: bool = False,
 ) -> None:
     """Run `passes` (instances, or a spec string) on `module` in place, verifying the module after each pass
     that may change it (unless `verify_each=False`; a pass class with `changes_ir = False`, a check such as
     `verify-budget`, is not followed by a verification). A pass or verifier error propagates (a `PtoError`); `hooks.after_failure`
     sees the module as the failing pass left it. `input_verified=True` says the caller has verified `module`
-    (as `pypto-opt` does after parsing), so the first pass does not verify it again (`verify.ensure_verified`)."""
+    (as `pypto-opt` does after parsing), so the first pass does not verify it again (`verify.ensure_verified`).
+
+    The verification after a pass re-checks only the ops the pass created or changed: a `verify.VerifyMemo`
+    (`memo`, the caller's when it verified the input with one, else a fresh one for this run) remembers what
+    verified, and the verdict and message are the full verifier's. `full_verify=True` verifies every op after
+    every pass (`pypto-opt --verify-each=full`)."""
     if isinstance(passes, str):
         passes = parse_pipeline(passes)
     if not passes:
         return
     from pypto_mlir.ir import make_context
-    from pypto_mlir.verify import verified_input, verify_module
+    from pypto_mlir.verify import VerifyMemo, verified_input, verify_module
 
     ctx = ctx if ctx is not None else make_context()
+    if full_verify:
+        memo = None
+    elif memo is None:
+        memo = VerifyMemo()
     for i, p in enumerate(passes):
         if hooks is not None:
             hooks.before_pass(p, module)
@@ -251,7 +264,7 @@ def run_pipeline(
             with verified_input(module) if i > 0 or input_verified else nullcontext():
                 p.apply(ctx, module)
             if verify_each and getattr(p, "changes_ir", True):
-                verify_module(module)  # a pass that declares `changes_ir = False` (a check) left it as it was
+                verify_module(module, memo)  # a pass that declares `changes_ir = False` (a check) left it as it was
         except BaseException as err:
             if hooks is not None:
                 hooks.after_failure(p, module, err)

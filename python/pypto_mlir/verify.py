@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     UnitAttr,
 )
-from xdsl.ir import Block, BlockArgument, Operation, OpResult
+from xdsl.ir import Block, BlockArgument, ErasedSSAValue, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
@@ -150,14 +150,132 @@ def ensure_verified(module: ModuleOp) -> None:
         verify_module(module)
 
 
-def verify_module(module: ModuleOp) -> None:
-    """Verify a whole module; raises `PtoError` at the first violation."""
+class VerifyMemo:
+    """The op-local verdicts a run of passes has already established, so that verifying the module again after a
+    pass re-checks only what the pass created or changed.
+
+    What `verify_op` checks of an op with no regions and no successors that is not the last op of its block is a
+    function of its class, its attributes and properties, and the types of its operands and results (xDSL's
+    constraints, the op's own `verify_`, its traits' `verify`). The memo remembers that signature, by the identity
+    of each attribute and type object, for every such op that verified; an op with the same signature is not
+    checked again. A pass that moves or clones an op keeps its attribute and type objects (xDSL attributes are
+    immutable and shared by `clone`), so everything a pass did not touch is a hit; an op it built or changed has a
+    new signature and is verified in full. Only successes are remembered: a failing op is always verified, so the
+    verdict and the message are those of the full verifier. The memo holds the objects of each signature (their
+    identities cannot be reused while it lives); it lives as long as the pipeline run that made it.
+
+    Excluded (always verified): ops with regions or successors, block terminators (where an op stands decides
+    its checks), ops with an operand that was erased, unregistered ops, and ops of a class with a trait whose
+    `verify` looks beyond the op (`HasParent`, a symbol user such as `func.call`, ...: `_local_classes`) or that
+    carries `ContextualVerify` (dialects/pto_traits.py), the opt-out for an op whose `verify_` reads other IR."""
+
+    __slots__ = ("_seen", "_classes", "hits", "misses")
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple, tuple] = {}
+        self._classes: dict[type, bool] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def _local(self, cls: type) -> bool:
+        ok = self._classes.get(cls)
+        if ok is None:
+            ok = self._classes[cls] = _verifies_locally(cls)
+        return ok
+
+    def signature(self, op: Operation) -> tuple | None:
+        """The op's verification signature (identities), or None when its verdict may depend on other IR."""
+        if op.regions or op._successors or not self._local(type(op)):
+            return None
+        block = op.parent
+        if block is not None and block.last_op is op:
+            return None
+        objs: list = []
+        for v in op._operands:
+            if isinstance(v, ErasedSSAValue):
+                return None
+            objs.append(v.type)
+        objs.append(None)
+        for r in op.results:
+            objs.append(r.type)
+        objs.append(None)
+        for k, a in op.attributes.items():
+            objs.append(k)
+            objs.append(a)
+        objs.append(None)
+        for k, a in op.properties.items():
+            objs.append(k)
+            objs.append(a)
+        return (type(op), *map(id, objs)), objs
+
+    def verify(self, op: Operation) -> None:
+        """`verify_op(op)`, skipped when an op of the same signature verified before."""
+        sig = self.signature(op)
+        if sig is None:
+            verify_op(op)
+            return
+        key, objs = sig
+        if key in self._seen:
+            self.hits += 1
+            return
+        self.misses += 1
+        verify_op(op)
+        self._seen[key] = objs  # keeps the objects alive, so no other object takes one of their identities
+
+
+def _verifies_locally(cls: type) -> bool:
+    """Whether the verdict of `verify_op` on an op of class `cls` (no regions, not a terminator) depends only on
+    the op's signature: a registered IRDL op none of whose traits checks more than the op, and no
+    `ContextualVerify` marker."""
+    from xdsl.irdl import IRDLOperation
+    from xdsl.traits import OpTrait
+
+    from pypto_mlir.dialects.pto_traits import ContextualVerify
+
+    if not isinstance(cls, type) or not issubclass(cls, IRDLOperation):
+        return False
+    try:
+        traits = cls.traits
+    except Exception:  # an op class xDSL cannot describe: verify it in full
+        return False
+    for t in traits:
+        if isinstance(t, ContextualVerify):
+            return False
+        if type(t).verify is not OpTrait.verify and type(t).verify not in _NO_OP_TRAIT_VERIFIERS():
+            return False
+    return True
+
+
+_no_op_verifiers: tuple | None = None
+
+
+def _NO_OP_TRAIT_VERIFIERS() -> tuple:
+    """Trait `verify` methods that are known to check nothing (xDSL's interface traits: `return`)."""
+    global _no_op_verifiers
+    if _no_op_verifiers is None:
+        from xdsl import interfaces
+
+        found = []
+        for name in ("_ConditionallySpeculatableInterfaceTrait", "_HasFolderInterfaceTrait"):
+            trait = getattr(interfaces, name, None)
+            if trait is not None:
+                found.append(trait.verify)
+        _no_op_verifiers = tuple(found)
+    return _no_op_verifiers
+
+
+def verify_module(module: ModuleOp, memo: VerifyMemo | None = None) -> None:
+    """Verify a whole module; raises `PtoError` at the first violation.
+
+    With a `memo` (the pipeline runner passes one through a run), an op whose signature verified before is not
+    checked again (`VerifyMemo`); the verdict and message are the same as without one."""
     _check_module_attrs(module)
     order: dict[Block, dict[Operation, int]] = {}
+    check_op = verify_op if memo is None else memo.verify
     with indexed_symbol_lookup():
         for op in module.walk():
             _check_dominance(op, order)
-            verify_op(op)
+            check_op(op)
             _check_terminators(op)
             name = op.name
             if name in _SCF_RESULT_REGIONS:

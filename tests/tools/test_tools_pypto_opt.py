@@ -171,7 +171,7 @@ def test_an_internal_error_is_reported_without_a_traceback(tmp_path, capsys, mon
     src = tmp_path / "in.mlir"
     src.write_text(GOOD)
 
-    def boom(module):
+    def boom(module, memo=None):
         raise ValueError("boom")
 
     monkeypatch.delenv("PYPTO_DEBUG", raising=False)
@@ -186,7 +186,7 @@ def test_recursion_is_a_located_error(tmp_path, capsys, monkeypatch):
     src = tmp_path / "in.mlir"
     src.write_text(GOOD)
 
-    def deep(module):
+    def deep(module, memo=None):
         raise RecursionError
 
     monkeypatch.setattr(pypto_opt, "verify_module", deep)
