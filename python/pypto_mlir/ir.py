@@ -372,9 +372,52 @@ def parse_module(text: str, name: str = "<stdin>", ctx: Context | None = None, l
     return module
 
 
+class _ModulePrinter(Printer):
+    """xDSL's printer with two hot paths made cheap, output unchanged:
+
+    - a string goes to the stream by `write` (xDSL calls `print(text, end="", file=stream)`, two writes each);
+    - an attribute's text is made once per attribute object and reused: a module repeats a few tile, tensor and
+      integer types thousands of times, mostly as the same objects (the parser reuses a type it read before,
+      `clone` shares them). Attributes are immutable and print the same wherever they stand, unless their text
+      spans lines (then the indentation matters): such text is not reused."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._attr_text: dict[int, tuple[Attribute, str | None]] = {}
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if "\n" not in text:
+            self._current_column += len(text)
+            self.stream.write(text)  # type: ignore[union-attr]
+            return
+        super().print_string(text, indent=indent)
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        seen = self._attr_text.get(id(attribute))
+        if seen is not None:
+            text = seen[1]
+            if text is not None:
+                self._current_column += len(text)
+                self.stream.write(text)  # type: ignore[union-attr]
+                return
+            super().print_attribute(attribute)
+            return
+        stream = self.stream
+        buf = self.stream = StringIO()
+        line = self._current_line
+        try:
+            super().print_attribute(attribute)
+        finally:
+            self.stream = stream
+        text = buf.getvalue()
+        stream.write(text)  # type: ignore[union-attr]
+        # the attribute keeps its identity while it is in the table (no other object takes its id)
+        self._attr_text[id(attribute)] = (attribute, text if self._current_line == line and "\n" not in text else None)
+
+
 def print_module(op: Operation, generic: bool = False, debuginfo: bool = False) -> str:
     out = StringIO()
-    printer = Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer = _ModulePrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.print_op(op)
     out.write("\n")
     return out.getvalue()
