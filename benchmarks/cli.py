@@ -17,6 +17,10 @@ times each, and the median of each is kept; the ratio is median(a) / median(b).
   kernels (`benchmarks.generate`).  Target: xdsl-opt / pypto-opt at least 1.5 (printed as `speedup`).
 - **pipeline**: `pypto-opt --lower-auto-vector-split --expand-mixed-kernel FILE` against `pypto-opt FILE` on the
   same modules: what the passes (and the verification after each) add to a run.  Target: at most 1.2.
+- **pipeline vs xdsl-opt**: the same pipeline run against `xdsl-opt FILE` (xDSL only reading, verifying and
+  printing the input): the whole compile against the framework's own round trip (issue 28).  Target: at most 1.0,
+  and its ratio at the largest size no worse than at the smallest (cost linear in the input; the `scaling` line
+  under the table).
 - with `--context`, two rows without a target: the pipeline with `--verify-each=0`, and `pypto-opt` on the
   pipeline's own output (parse, verify, print of the larger module the passes produce), both against
   `pypto-opt FILE` (docs/performance.md, target 3, says what they show).
@@ -41,6 +45,7 @@ from .generate import generate
 STARTUP_TARGET = 1.15
 SPEEDUP_TARGET = 1.5
 PIPELINE_TARGET = 1.2
+PIPELINE_XDSL_TARGET = 1.0
 REFERENCE_IMPORT = "import xdsl.dialects.builtin, xdsl.parser, xdsl.printer"
 PASSES = ("--lower-auto-vector-split", "--expand-mixed-kernel")
 
@@ -103,6 +108,13 @@ def run(repeats: int, sizes: Sequence[int], quiet: bool = False, context: bool =
                 "b_cmd": f"pypto-opt many{n}.mlir",
                 **r,
             })
+            r = compare([opt, *PASSES, str(src)], [xopt, str(src)], repeats)
+            note({
+                "what": f"pipeline vs xdsl-opt many{n}",
+                "a_cmd": f"pypto-opt --lower-auto-vector-split --expand-mixed-kernel many{n}.mlir",
+                "b_cmd": f"xdsl-opt many{n}.mlir",
+                **r,
+            })
             if context:
                 r = compare([opt, "--verify-each=0", *PASSES, str(src)], [opt, str(src)], repeats)
                 note({
@@ -137,12 +149,33 @@ def format_table(rows: Sequence[dict], repeats: int) -> str:
             target = f"≥ {SPEEDUP_TARGET} (speedup)" + ("" if r["ratio"] >= SPEEDUP_TARGET else " !")
         elif r["what"].endswith("(context)"):
             target = "—"
+        elif r["what"].startswith("pipeline vs xdsl-opt"):
+            target = f"≤ {PIPELINE_XDSL_TARGET}" + ("" if r["ratio"] <= PIPELINE_XDSL_TARGET else " !")
         else:
             target = f"≤ {PIPELINE_TARGET}" + ("" if r["ratio"] <= PIPELINE_TARGET else " !")
         lines.append(
             f"| {r['what']} | `{r['a_cmd']}` | {r['a']:.3f} | `{r['b_cmd']}` | {r['b']:.3f} | {r['ratio']:.2f} | {target} |"
         )
+    s = scaling(rows)
+    if s is not None:
+        verdict = "" if s["ratio"] <= 1.0 else " !"
+        lines += ["", f"scaling: pipeline vs xdsl-opt at {s['large']} / at {s['small']} = {s['ratio']:.2f} (target ≤ 1.0{verdict})"]
     return "\n".join(lines) + "\n"
+
+
+def scaling(rows: Sequence[dict]) -> dict | None:
+    """The `pipeline vs xdsl-opt` ratio at the largest module over the one at the smallest (None with one size):
+    above 1, the compile grows faster than xDSL's round trip of the same input."""
+    prefix = "pipeline vs xdsl-opt "
+    vs = [r for r in rows if r["what"].startswith(prefix)]
+    if len(vs) < 2:
+        return None
+    small, large = vs[0], vs[-1]
+    return {
+        "small": small["what"][len(prefix):],
+        "large": large["what"][len(prefix):],
+        "ratio": large["ratio"] / small["ratio"],
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -163,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sizes = [2] if args.smoke else [int(s) for s in args.sizes.split(",") if s.strip()]
     rows = run(repeats, sizes, quiet=args.quiet, context=args.context or args.smoke)
     if args.json:
-        print(json.dumps({"repeats": repeats, "rows": rows}, indent=2))
+        print(json.dumps({"repeats": repeats, "rows": rows, "scaling": scaling(rows)}, indent=2))
     else:
         sys.stdout.write(format_table(rows, repeats))
     return 0

@@ -123,7 +123,7 @@ def test_smoke_table(runner):
 
 
 def test_cli_smoke_json_structure():
-    """`python -m benchmarks.cli` (whole-process CPU ratios of the driver) runs and reports its three comparisons,
+    """`python -m benchmarks.cli` (whole-process CPU ratios of the driver) runs and reports its four comparisons,
     and (the smoke run includes them) the two context rows of the pipeline target."""
     proc = subprocess.run(
         [sys.executable, "-m", "benchmarks.cli", "--smoke", "--json", "--quiet"],
@@ -133,9 +133,11 @@ def test_cli_smoke_json_structure():
     data = json.loads(proc.stdout)
     assert data["repeats"] == 1
     assert [r["what"] for r in data["rows"]] == [
-        "startup", "parse many2", "pipeline many2",
+        "startup", "parse many2", "pipeline many2", "pipeline vs xdsl-opt many2",
         "pipeline many2, no verify-each (context)", "output of many2 alone (context)",
     ]
+    assert data["scaling"] is None  # one size
+    assert data["rows"][3]["b_cmd"] == "xdsl-opt many2.mlir"
     for r in data["rows"]:
         assert r["a"] > 0 and r["b"] > 0 and r["ratio"] == pytest.approx(r["a"] / r["b"])
     assert data["rows"][0]["a_cmd"] == "pypto-opt empty.mlir"
@@ -152,10 +154,11 @@ def test_cli_smoke_table():
     assert lines[2] == "| measurement | command A | A s | command B | B s | A/B | target |"
     rows = [line.split(" | ") for line in lines[4:]]
     assert [r[0] for r in rows] == [
-        "| startup", "| parse many2", "| pipeline many2",
+        "| startup", "| parse many2", "| pipeline many2", "| pipeline vs xdsl-opt many2",
         "| pipeline many2, no verify-each (context)", "| output of many2 alone (context)",
     ]
-    assert [r[-1] for r in rows[3:]] == ["— |", "— |"]  # context rows have no target
+    assert rows[3][-1].startswith("≤ 1.0")
+    assert [r[-1] for r in rows[4:]] == ["— |", "— |"]  # context rows have no target
 
 
 def test_bad_sizes_are_rejected():
@@ -193,3 +196,23 @@ def test_tables_rebuilt_from_logs_and_json(runner, tmp_path):
     assert stages == ["parse", "print", "lavs"] and interp is None
     table = runner.format_table(rows2, fits2, interp, stages)
     assert "| long | a2a3 | 500 | 6630 | 10.0000 | 5.0000 | 15.0000 | 3.0000 | 0.20 |" in table
+
+
+def test_cli_scaling_is_the_pipeline_vs_xdsl_ratio_at_the_largest_over_the_smallest():
+    # run from the project root: a `benchmarks` package of another distribution may sit in site-packages
+    code = """
+from benchmarks.cli import format_table, scaling
+rows = [
+    {"what": "pipeline vs xdsl-opt many50", "a_cmd": "a", "b_cmd": "b", "a": 1.0, "b": 2.0, "ratio": 0.5},
+    {"what": "pipeline vs xdsl-opt many500", "a_cmd": "a", "b_cmd": "b", "a": 6.0, "b": 10.0, "ratio": 0.6},
+]
+s = scaling(rows)
+print(s["small"], s["large"], round(s["ratio"], 6))
+print(format_table(rows, 1).splitlines()[-1])
+"""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "many50 many500 1.2",
+        "scaling: pipeline vs xdsl-opt at many500 / at many50 = 1.20 (target ≤ 1.0 !)",
+    ]
