@@ -28,6 +28,8 @@ from pypto_mlir.dialects.pto_traits import (
     is_transfer_sourced,
 )
 
+from .traits import op_has_trait, op_trait
+
 
 def combine(a: Affinity, b: Affinity) -> Affinity:
     if a == b:
@@ -41,7 +43,7 @@ def combine(a: Affinity, b: Affinity) -> Affinity:
 
 def move_direction(op: Operation) -> PipeDirection | None:
     """C2V, V2C or None for a `pto.move` (None for any other op or a same-side move)."""
-    return MoveAffinity.direction(op) if op.has_trait(MoveAffinity) else None
+    return MoveAffinity.direction(op) if op_has_trait(op, MoveAffinity) else None
 
 
 def is_boundary_move(op: Operation) -> bool:
@@ -52,7 +54,7 @@ def is_boundary_move(op: Operation) -> bool:
 def intrinsic_affinity(op: Operation) -> Affinity:
     """The affinity of one op on its own (regions not rolled up; see `AffinityAnalysis` for that).  Ops of other
     dialects (arith, scf, func) have no affinity trait and are SHARED."""
-    trait = op.get_trait(AffinityTrait)
+    trait = op_trait(op, AffinityTrait)
     return Affinity.SHARED if trait is None else trait.intrinsic(op)
 
 
@@ -61,7 +63,7 @@ def placed_affinity(op: Operation) -> Affinity:
     no-duplicate shared op (`NoDuplicate`, e.g. `pto.notify`) goes to the vector side only (reference: the
     region placement `core_placement` AIV; here it applies in the whole mixed kernel)."""
     a = intrinsic_affinity(op)
-    if a == Affinity.SHARED and op.has_trait(NoDuplicate):
+    if a == Affinity.SHARED and op_has_trait(op, NoDuplicate):
         return Affinity.VECTOR
     return a
 

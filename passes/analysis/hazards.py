@@ -58,6 +58,7 @@ from pypto_mlir.dialects.pto_types import TensorType
 
 from .affinity import is_boundary_move, move_direction
 from .slots import flow_sources
+from .traits import op_has_trait, op_trait
 
 CORE_NAME = {CoreSide.AIC: "AIC (cube)", CoreSide.AIV: "AIV (vector)"}
 
@@ -76,7 +77,7 @@ class Access:
     @property
     def tile(self) -> SSAValue | None:
         """The tile the op moves between its core and GM (None: a tensor-to-tensor copy)."""
-        trait = self.op.get_trait(GmAccess)
+        trait = op_trait(self.op, GmAccess)
         assert trait is not None
         return trait.tile_value(self.op)
 
@@ -170,7 +171,7 @@ def op_accesses(
     op: Operation, core: CoreSide, memo: dict[SSAValue, frozenset[SSAValue]] | None = None
 ) -> list[Access]:
     """The GM accesses of `op` on `core`, as its `GmAccess` trait states them (none without the trait)."""
-    trait = op.get_trait(GmAccess)
+    trait = op_trait(op, GmAccess)
     if trait is None:
         return []
     memo = {} if memo is None else memo
@@ -189,7 +190,7 @@ def gm_accesses(
     memo: dict[SSAValue, frozenset[SSAValue]] = dict(aliases or {})
     out: list[Access] = []
     for op in ops:
-        if not op.has_trait(GmAccess):
+        if not op_has_trait(op, GmAccess):
             continue
         core = core_of(op)
         if core is not None:
@@ -278,10 +279,10 @@ def transfer_roles(op: Operation) -> list[tuple[PipeDirection, str]]:
     """(direction, role) of a cross-core op written directly: role `push` or `pop` (its `PipePush` / `PipePop`
     trait), or `both` for a boundary (a crossing move, aiv_shard, aic_gather: the split turns it into a push and
     a pop at the same place)."""
-    pipe = op.get_trait(PipeTransfer)
+    pipe = op_trait(op, PipeTransfer)
     if isinstance(pipe, (PipePush, PipePop)):
         return [(pipe.direction, "push" if isinstance(pipe, PipePush) else "pop")]
-    boundary = op.get_trait(BoundaryAffinity)
+    boundary = op_trait(op, BoundaryAffinity)
     if boundary is not None:
         return [(boundary.direction, "both")]
     if is_boundary_move(op):
@@ -347,7 +348,7 @@ def _value_sig(v: SSAValue) -> tuple | None:
         return ("block_arg", _block_key(v.block), v.index)
     assert isinstance(v, OpResult)
     op = v.op
-    if op.regions or not op.has_trait(Pure):
+    if op.regions or not op_has_trait(op, Pure):
         return None
     operands = tuple(_value_sig(x) for x in op.operands)
     if any(x is None for x in operands):

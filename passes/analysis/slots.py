@@ -43,6 +43,8 @@ from pypto_mlir.dialects.pto_ops import (
     get_int_attr,
 )
 
+from .traits import op_has_trait
+
 # Ops with the `SlotView` trait (including reinterpret_view, beyond the contract): the result is a view of (the
 # same buffer as) the first operand: a
 # popped slot stays in use while any of these views is used.  `pto.transpose` and `pto.move` copy, so they are
@@ -106,7 +108,7 @@ def flow_sources(v: SSAValue) -> list[list[SSAValue]]:
 
 def _sources(v: SSAValue, through_moves: bool) -> list[list[SSAValue]]:
     """`flow_sources`, plus the source of a view (and, with `through_moves`, of a same-side copy)."""
-    if isinstance(v, OpResult) and (v.op.has_trait(SlotView) or (through_moves and isinstance(v.op, MoveOp))):
+    if isinstance(v, OpResult) and (op_has_trait(v.op, SlotView) or (through_moves and isinstance(v.op, MoveOp))):
         return [[v.op.operands[0]]]
     return flow_sources(v)
 
@@ -219,7 +221,7 @@ def _collect_uses(
                     ch.values.add(r)
                     added.append(r)
         ch.uses.append(i)
-        if op.has_trait(SlotView):
+        if op_has_trait(op, SlotView):
             ch.values.update(op.results)
             added.extend(op.results)
         for r in added:

@@ -32,6 +32,8 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection, PipeFree, PipeTransfer
 from pypto_mlir.dialects.pto_types import TileType, tile_bytes
 
+from ..analysis.traits import op_trait
+
 DEFAULT_SLOT_NUM = 2
 """Ring depth the automatic setup emits when the function has no `pto.slot_num` (reference: 2, always emitted)."""
 
@@ -76,7 +78,7 @@ def side_of(core: CoreSide) -> Side:
 
 def direction_of(op: Operation) -> PipeDirection | None:
     """C2V / V2C for a tpush or tpop (None for anything else)."""
-    trait = op.get_trait(PipeTransfer)
+    trait = op_trait(op, PipeTransfer)
     return trait.direction if trait is not None and not isinstance(trait, PipeFree) else None
 
 

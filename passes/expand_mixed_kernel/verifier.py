@@ -63,6 +63,7 @@ from .pipe_metadata import (
 )
 from ..analysis.hazards import check_split_pair, param_aliases
 from ..analysis.slots import TFREE_OPS, TPOP_OPS, block_chains, live_escapes
+from ..analysis.traits import op_has_trait
 from .tfree import check_local_depth
 
 TFREE_FOR_TPOP = {TPopFromAicOp: TFreeToAicOp, TPopFromAivOp: TFreeToAivOp}
@@ -162,9 +163,9 @@ def _check_incore_not_mixed(f: func.FuncOp) -> None:
 
 def _op_side(op: Operation) -> CoreSide | None:
     """The side an op with a fixed core affinity must run on (None for memory-driven and shared ops)."""
-    if op.has_trait(CubeAffinity):
+    if op_has_trait(op, CubeAffinity):
         return CoreSide.AIC
-    if op.has_trait(VectorAffinity):
+    if op_has_trait(op, VectorAffinity):
         return CoreSide.AIV
     return None
 
