@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr
@@ -141,12 +142,24 @@ def pipe_init(f: func.FuncOp) -> Operation | None:
     return next((op for op in collect_pipe_metadata(f).setup if isinstance(op, INIT_OPS)), None)
 
 
+@cache
+def _metadata_list(cls: type[Operation]) -> str | None:
+    """Which `PipeMetadata` list an op of class `cls` goes to (`transfers`, `setup` or none), decided once per
+    class: the `isinstance` checks against the op tuples are the cost of a walk over every function."""
+    if issubclass(cls, TRANSFER_OPS):
+        return "transfers"
+    if issubclass(cls, SETUP_OPS):
+        return "setup"
+    return None
+
+
 def collect_pipe_metadata(f: func.FuncOp) -> PipeMetadata:
     md = PipeMetadata()
     for op in f.walk():
-        if isinstance(op, TRANSFER_OPS):
+        kind = _metadata_list(type(op))
+        if kind == "transfers":
             md.transfers.append(op)
-        elif isinstance(op, SETUP_OPS):
+        elif kind == "setup":
             md.setup.append(op)
     return md
 
