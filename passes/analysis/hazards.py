@@ -139,12 +139,23 @@ def param_aliases(module: Operation) -> Aliases:
     renaming it) make the callee's two parameters aliases, and a caller's aliases pass on to its callees.  A
     function no call in the module reaches keeps distinct parameters (the launch contract: the host passes
     distinct buffers).  Computed once per module; the analyses take it through `gm_accesses(..., aliases)`."""
-    funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp) and f.body.blocks}
+    funcs: dict[str, func.FuncOp] = {}
+    calls_in: dict[func.FuncOp, list[func.CallOp]] = {}
+    """each function -> the calls nested in it, in walk order (one walk of the module, not one per function)."""
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and op.body.blocks:
+            funcs[op.sym_name.data] = op
+        elif isinstance(op, func.CallOp):
+            parent = op.parent_op()
+            while parent is not None and parent is not module:
+                if isinstance(parent, func.FuncOp):
+                    calls_in.setdefault(parent, []).append(op)
+                parent = parent.parent_op()
     calls = [
         (caller, op, funcs[op.callee.root_reference.data])
         for caller in funcs.values()
-        for op in caller.walk()
-        if isinstance(op, func.CallOp) and op.callee.root_reference.data in funcs
+        for op in calls_in.get(caller, ())
+        if op.callee.root_reference.data in funcs
     ]
     aliases: Aliases = {}
     changed = True
