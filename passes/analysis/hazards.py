@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from xdsl.dialects import func, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
@@ -422,7 +423,12 @@ def _blocks_by_key(f: Operation) -> dict[tuple, Block]:
 @dataclass
 class _Side:
     core: CoreSide
-    blocks: dict[tuple, Block]
+    func: Operation
+
+    @cached_property
+    def blocks(self) -> dict[tuple, Block]:
+        """The blocks of the kernel by `_block_key`, built on first use (only a conflicting access pair needs them)."""
+        return _blocks_by_key(self.func)
 
     def anchor(self, key: tuple, op: Operation) -> Operation:
         found = self.blocks[key].find_ancestor_op_in_block(op)
@@ -463,7 +469,7 @@ def check_split_pair(aic: Operation, aiv: Operation, aliases: Aliases | None = N
     across iterations in the other order when they share a loop.  `aliases` (`param_aliases` of the module)
     names the parameters the callers bind to one buffer."""
     funcs = {CoreSide.AIC: aic, CoreSide.AIV: aiv}
-    sides = {side: _Side(side, _blocks_by_key(f)) for side, f in funcs.items()}
+    sides = {side: _Side(side, f) for side, f in funcs.items()}
     params = {side: {a: i for i, a in enumerate(f.regions[0].blocks[0].args)} for side, f in funcs.items()}
     accesses = {
         side: [
