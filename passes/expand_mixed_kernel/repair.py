@@ -26,13 +26,20 @@ from ..analysis.lineage import gm_origin, param_direction
 from .split import SideBody, _defined_inside, erase_op
 
 
-def _walk_post(block: Block):
-    """Every op under `block`, inner ops before the op that holds them."""
-    for op in list(block.ops):
+def _post_order(block: Block) -> list[Operation]:
+    """Every op under `block`, inner ops before the op that holds them: a list taken before the repair step that
+    goes through it changes the body (built by one recursion, not by generators re-yielding through each level)."""
+    out: list[Operation] = []
+    _collect_post_order(block, out)
+    return out
+
+
+def _collect_post_order(block: Block, out: list[Operation]) -> None:
+    for op in block.ops:
         for region in op.regions:
             for b in region.blocks:
-                yield from _walk_post(b)
-        yield op
+                _collect_post_order(b, out)
+        out.append(op)
 
 
 def _move_region(src: Region, dst: Region) -> None:
@@ -88,7 +95,7 @@ def _erase_dead_args(block: Block, args: Sequence[BlockArgument], live: set[int]
 
 
 def strip_dead_iter_args(body: SideBody) -> None:
-    for op in list(_walk_post(body.func.body.block)):
+    for op in _post_order(body.func.body.block):
         if isinstance(op, scf.ForOp) and op.parent is not None:
             _strip_for(body, op)
         elif isinstance(op, scf.WhileOp) and op.parent is not None:
@@ -166,7 +173,7 @@ def _transfer_origin(body: SideBody, old: Operation, new: Operation) -> None:
 
 def fixup_iter_arg_inits(body: SideBody) -> None:
     """A surviving carry whose init value was pruned gets that value's defining chain back, in place."""
-    for op in list(_walk_post(body.func.body.block)):
+    for op in _post_order(body.func.body.block):
         inits = op.iter_args if isinstance(op, scf.ForOp) else op.arguments if isinstance(op, scf.WhileOp) else ()
         for v in list(inits):
             if isinstance(v.type, TensorType):
@@ -197,7 +204,7 @@ def forward_pruned_store_yields(body: SideBody) -> None:
     """A loop yielding the result of a store pruned from this side yields the store's destination tensor (step 0,
     before any carry is stripped): a carry of GM buffers that rotates them (ping-pong scratch tensors) keeps
     rotating on the side that does not store, instead of the identity yield of step 3 freezing it."""
-    for op in list(_walk_post(body.func.body.block)):
+    for op in _post_order(body.func.body.block):
         if not (isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), (scf.ForOp, scf.WhileOp))):
             continue
         for i, v in enumerate(op.operands):
@@ -208,7 +215,7 @@ def forward_pruned_store_yields(body: SideBody) -> None:
 
 
 def fixup_dangling_yields(body: SideBody) -> None:
-    for op in list(_walk_post(body.func.body.block)):
+    for op in _post_order(body.func.body.block):
         if isinstance(op, scf.ForOp):
             block = op.body.block
             y = block.last_op
@@ -257,7 +264,7 @@ def _fix_if_yields(body: SideBody, op: scf.IfOp) -> None:
 
 
 def strip_dangling_if_results(body: SideBody) -> None:
-    for op in list(_walk_post(body.func.body.block)):
+    for op in _post_order(body.func.body.block):
         if isinstance(op, scf.IfOp) and op.output:
             _strip_if(body, op)
 
@@ -304,7 +311,7 @@ def dce(body: SideBody) -> None:
     One pass in reverse post-order reaches the fixed point: an op is visited after every op that can read it
     (those come later in its block, or nested in a later op), so when it is visited each of its users has
     already been erased if it ever will be; and only ops without regions are erased."""
-    for op in reversed(list(_walk_post(body.func.body.block))):
+    for op in reversed(_post_order(body.func.body.block)):
         if op.parent is not None and _removable(op):
             for r in op.results:
                 body.undefined.pop(r, None)
