@@ -319,3 +319,20 @@ def test_version_list_passes_show_dialects(capsys):
 def test_no_abbreviations(capsys):
     code, _, err = run(capsys, "--expand")
     assert code == 1 and "unrecognized arguments: --expand" in err
+
+
+def test_main_runs_with_its_gc_thresholds_and_restores_the_callers(tmp_path, monkeypatch):
+    """pypto-opt raises the cyclic GC's thresholds while it runs (docs/performance.md) and gives a caller that runs
+    it in-process its own thresholds back, also when it fails."""
+    import gc
+
+    seen = []
+    real = pypto_opt._main
+    monkeypatch.setattr(pypto_opt, "_main", lambda argv: (seen.append(gc.get_threshold()), real(argv))[1])
+    src = tmp_path / "in.mlir"
+    src.write_text("builtin.module {}\n")
+    before = gc.get_threshold()
+    assert main([str(src)]) == 0
+    assert main([str(tmp_path / "missing.mlir")]) == 1
+    assert seen == [pypto_opt.GC_THRESHOLDS] * 2
+    assert gc.get_threshold() == before
