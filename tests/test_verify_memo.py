@@ -87,6 +87,25 @@ def test_changed_op_is_verified_again_with_the_full_message():
     assert _verdict(module, memo) == full
 
 
+def test_equal_signature_built_anew_is_a_hit_and_a_changed_value_is_not():
+    """Signatures compare by value: an op a pass builds with new attribute and type objects equal to those of an
+    op that verified is not verified again (the same pipe setup in each of 500 kernels); a different value is."""
+    text = """func.func @f(%b: i32) {
+  pto.aic_initialize_pipe %b, %b {dir_mask = 1 : i64, slot_size = 8192 : i64} : i32, i32
+  func.return
+}
+"""
+    module = parse_module(text, "t.mlir")
+    memo = VerifyMemo()
+    assert _verdict(module, memo) == "ok"
+    op = next(o for o in module.walk() if o.name == "pto.aic_initialize_pipe")
+    misses = memo.misses
+    op.attributes["dir_mask"] = IntegerAttr(1, i64)  # a new object, equal to the old one
+    assert _verdict(module, memo) == "ok" and memo.misses == misses
+    op.attributes["slot_size"] = IntegerAttr(4096, i64)  # a new value: verified again
+    assert _verdict(module, memo) == "ok" and memo.misses == misses + 1
+
+
 # An op whose verifier reads its parent (not only its own attributes and types): the memo must not be used for it.
 def _parent_verify(self) -> None:
     parent = self.parent_op()

@@ -156,23 +156,26 @@ class VerifyMemo:
 
     What `verify_op` checks of an op with no regions and no successors that is not the last op of its block is a
     function of its class, its attributes and properties, and the types of its operands and results (xDSL's
-    constraints, the op's own `verify_`, its traits' `verify`). The memo remembers that signature, by the identity
-    of each attribute and type object, for every such op that verified; an op with the same signature is not
-    checked again. A pass that moves or clones an op keeps its attribute and type objects (xDSL attributes are
-    immutable and shared by `clone`), so everything a pass did not touch is a hit; an op it built or changed has a
-    new signature and is verified in full. Only successes are remembered: a failing op is always verified, so the
-    verdict and the message are those of the full verifier. The memo holds the objects of each signature (their
-    identities cannot be reused while it lives); it lives as long as the pipeline run that made it.
+    constraints, the op's own `verify_`, its traits' `verify`). The memo remembers that signature for every such
+    op that verified; an op with an equal signature is not checked again. Signatures compare by value: xDSL
+    attributes and types are immutable values whose equality is structural and exact (same class, same
+    parameters; `FloatData` compares bits, so `-0.0` is not `0.0`), and every constraint and verifier reads an
+    attribute only through its value, so two ops of one class with equal attributes and operand/result types get
+    one verdict. So an op a pass moved or cloned is a hit, and so is an op it built with the attributes and types
+    of one that verified before (the same `pto.tpush_to_aiv` in each of 500 kernels); an op with a new
+    signature is verified in full. Only successes are remembered: a failing op is always verified, so the verdict
+    and the message are those of the full verifier. The memo lives as long as the pipeline run that made it.
 
     Excluded (always verified): ops with regions or successors, block terminators (where an op stands decides
     its checks), ops with an operand that was erased, unregistered ops, and ops of a class with a trait whose
     `verify` looks beyond the op (`HasParent`, a symbol user such as `func.call`, ...: `_local_classes`) or that
     carries `ContextualVerify` (dialects/pto_traits.py), the opt-out for an op whose `verify_` reads other IR."""
 
-    __slots__ = ("_seen", "_classes", "hits", "misses")
+    __slots__ = ("_seen", "_same", "_classes", "hits", "misses")
 
     def __init__(self) -> None:
-        self._seen: dict[tuple, tuple] = {}
+        self._seen: dict[tuple, None] = {}
+        self._same: dict[tuple, tuple] = {}
         self._classes: dict[type, bool] = {}
         self.hits = 0
         self.misses = 0
@@ -184,43 +187,55 @@ class VerifyMemo:
         return ok
 
     def signature(self, op: Operation) -> tuple | None:
-        """The op's verification signature (identities), or None when its verdict may depend on other IR."""
+        """The op's verification signature (a tuple of its class, operand and result types, attributes and
+        properties), or None when its verdict may depend on other IR."""
         if op.regions or op._successors or not self._local(type(op)):
             return None
         block = op.parent
         if block is not None and block.last_op is op:
             return None
-        objs: list = []
+        key: list = [type(op)]
         for v in op._operands:
             if isinstance(v, ErasedSSAValue):
                 return None
-            objs.append(v.type)
-        objs.append(None)
+            key.append(v.type)
+        key.append(None)
         for r in op.results:
-            objs.append(r.type)
-        objs.append(None)
+            key.append(r.type)
+        key.append(None)
         for k, a in op.attributes.items():
-            objs.append(k)
-            objs.append(a)
-        objs.append(None)
+            key.append(k)
+            key.append(a)
+        key.append(None)
         for k, a in op.properties.items():
-            objs.append(k)
-            objs.append(a)
-        return (type(op), *map(id, objs)), objs
+            key.append(k)
+            key.append(a)
+        return tuple(key)
 
     def verify(self, op: Operation) -> None:
-        """`verify_op(op)`, skipped when an op of the same signature verified before."""
+        """`verify_op(op)`, skipped when an op of an equal signature verified before."""
         sig = self.signature(op)
         if sig is None:
             verify_op(op)
             return
-        key, objs = sig
-        if key in self._seen:
+        # First by identity (cheap: an op a pass did not touch still holds the very objects that verified), then
+        # by value (hashing nested attributes structurally costs more than the identity lookup).
+        ids = tuple(map(id, sig))
+        if ids in self._same:
             self.hits += 1
             return
-        self.misses += 1
-        verify_op(op)
-        self._seen[key] = objs  # keeps the objects alive, so no other object takes one of their identities
+        try:
+            known = sig in self._seen
+        except TypeError:  # an attribute holding an unhashable value: verify the op every time
+            verify_op(op)
+            return
+        if not known:
+            self.misses += 1
+            verify_op(op)
+            self._seen[sig] = None
+        else:
+            self.hits += 1
+        self._same[ids] = sig  # holds the objects, so no other object takes one of their identities
 
 
 def _verifies_locally(cls: type) -> bool:
