@@ -33,6 +33,7 @@ from typing import Any
 
 from pypto_mlir.ir import make_context, parse_module, print_module
 from pypto_mlir.passes import get_pass
+from pypto_mlir.pipeline import with_default_models
 from pypto_mlir.verify import verify_module
 
 from .generate import SHAPES, TARGETS, generate
@@ -127,7 +128,7 @@ class Bench:
 
     def run_pipeline(self, module, stage: str) -> None:
         for name in PIPELINES[stage]:
-            self.pass_classes[name]().apply(self.ctx, module)
+            with_default_models(self.pass_classes[name]()).apply(self.ctx, module)
 
     def measure(
         self,
@@ -226,7 +227,7 @@ def interpreter_throughput(target: str, repeats: int, rounds: int = INTERP_ROUND
     for label, pipeline in (("input", ()), ("expanded", PIPELINES["both"])):
         module = parse_module(text, "interp.mlir", ctx)
         for name in pipeline:
-            get_pass(name)().apply(ctx, module)
+            with_default_models(get_pass(name)()).apply(ctx, module)
         entry = find_entry(module)
         inputs = make_inputs(entry, seed=0)
         best, executed = math.inf, 0

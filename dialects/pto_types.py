@@ -237,6 +237,10 @@ class FuncFlag(StrEnum):
     """An unsplit a2a3 AIV kernel that both lanes run (each on its own copy of the pipe)."""
     SYNC_START = "pto.sync_start"
     """The kernel starts with a cross-core barrier."""
+    PROTOCOL_PENDING = "pto.protocol_pending"
+    """An AIC / AIV half that `split-mixed-kernel` made and whose pipe protocol the later phases of
+    `expand-mixed-kernel` still complete (tfrees, pipe setup, ring depth); `choose-ring-depth` removes it, so
+    it is never in the pipeline's output (passes/expand_mixed_kernel/phase.py)."""
 
 
 class FuncInt(StrEnum):

@@ -33,6 +33,48 @@ def _emk() -> type[ModulePass]:
     return ExpandMixedKernelPass
 
 
+def _insert_gm_fences() -> type[ModulePass]:
+    from .expand_mixed_kernel.insert_gm_fences import InsertGmFencesPass
+
+    return InsertGmFencesPass
+
+
+def _split_mixed_kernel() -> type[ModulePass]:
+    from .expand_mixed_kernel.split_mixed_kernel import SplitMixedKernelPass
+
+    return SplitMixedKernelPass
+
+
+def _insert_tfree() -> type[ModulePass]:
+    from .expand_mixed_kernel.insert_tfree import InsertTfreePass
+
+    return InsertTfreePass
+
+
+def _setup_pipes() -> type[ModulePass]:
+    from .expand_mixed_kernel.setup_pipes import SetupPipesPass
+
+    return SetupPipesPass
+
+
+def _normalize_group_abi() -> type[ModulePass]:
+    from .expand_mixed_kernel.normalize_group_abi import NormalizeGroupAbiPass
+
+    return NormalizeGroupAbiPass
+
+
+def _adapt_manual_pushes() -> type[ModulePass]:
+    from .expand_mixed_kernel.adapt_manual_pushes import AdaptManualPushesPass
+
+    return AdaptManualPushesPass
+
+
+def _choose_ring_depth() -> type[ModulePass]:
+    from .expand_mixed_kernel.choose_ring_depth import ChooseRingDepthPass
+
+    return ChooseRingDepthPass
+
+
 def _verify_expanded() -> type[ModulePass]:
     from .expand_mixed_kernel.verifier import VerifyMixedKernelExpandedPass
 
@@ -59,9 +101,44 @@ PASSES: dict[str, PassInfo] = {
             _emk,
         ),
         PassInfo(
+            "insert-gm-fences",
+            "ExpandMixedKernel phase 1: check the input, fence every cross-core GM dependence of the mixed kernels",
+            _insert_gm_fences,
+        ),
+        PassInfo(
+            "split-mixed-kernel",
+            "ExpandMixedKernel phase 2: split each mixed kernel into @<f>_aic + @<f>_aiv (+ Group), convert pure ones",
+            _split_mixed_kernel,
+        ),
+        PassInfo(
+            "insert-tfree",
+            "ExpandMixedKernel phase 3: free every tpop of the split halves once, after the last use of its slot",
+            _insert_tfree,
+        ),
+        PassInfo(
+            "setup-pipes",
+            "ExpandMixedKernel phase 4: the pipe setup (buffers, initialize_pipe) of each pair of split halves",
+            _setup_pipes,
+        ),
+        PassInfo(
+            "normalize-group-abi",
+            "ExpandMixedKernel phase 5: both members of every Group take the Group's parameter list",
+            _normalize_group_abi,
+        ),
+        PassInfo(
+            "adapt-manual-pushes",
+            "ExpandMixedKernel phase 6: on a5, every V->C push sends the NZ / MX-scale layout the cube reads",
+            _adapt_manual_pushes,
+        ),
+        PassInfo(
             "verify-mixed-kernel-expanded",
-            "Check the MixedKernelExpanded contract (pipe setup, tpop/tfree pairing, no mixed incore left)",
+            "ExpandMixedKernel phase 7: check the MixedKernelExpanded contract (pipe setup, tpop/tfree pairing, no mixed incore)",
             _verify_expanded,
+        ),
+        PassInfo(
+            "choose-ring-depth",
+            "ExpandMixedKernel phase 8: the ring depth of split kernels that set none, from the timing model",
+            _choose_ring_depth,
         ),
         PassInfo(
             "verify-budget",

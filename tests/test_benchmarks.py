@@ -14,6 +14,7 @@ import pytest
 from pypto_mlir.interpreter import check_pipeline_text
 from pypto_mlir.ir import make_context, parse_module
 from pypto_mlir.passes import get_pass
+from pypto_mlir.pipeline import with_default_models
 from pypto_mlir.verify import verify_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +62,7 @@ def test_generated_modules_go_through_both_passes(gen, shape, target):
     module = parse_module(gen.generate(shape, 6, target), "gen.mlir", ctx)
     verify_module(module)
     for name in PIPELINE:
-        get_pass(name)().apply(ctx, module)
+        with_default_models(get_pass(name)()).apply(ctx, module)
         verify_module(module)
     kinds = {f.attributes["pto.kind"].data for f in module.body.block.ops}
     assert {"aic", "aiv", "group"} <= kinds

@@ -23,6 +23,7 @@ from mlir.passmanager import PassManager  # noqa: E402
 from pypto_mlir import PtoError, mlir_bridge, parse_module, print_module, verify_module  # noqa: E402
 from pypto_mlir.ir import make_context  # noqa: E402
 from pypto_mlir.passes import get_pass  # noqa: E402
+from pypto_mlir.pipeline import with_default_models  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"), key=lambda p: p.name)
@@ -36,7 +37,7 @@ def load(path: Path):
 def run_ours(module):
     ctx = make_context()
     for name in PIPELINE:
-        get_pass(name)().apply(ctx, module)
+        with_default_models(get_pass(name)()).apply(ctx, module)
         verify_module(module)
     return module
 

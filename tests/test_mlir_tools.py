@@ -177,10 +177,11 @@ def test_same_pto_ops_cli_runs_passes_on_the_first_and_reads_stdin(tmp_path, mon
 
     from pypto_mlir.ir import make_context, print_module
     from pypto_mlir.passes import get_pass
+    from pypto_mlir.pipeline import with_default_models
 
     src = ROOT / "examples" / "seed_example1.a2a3.mlir"
     expanded = parse_module(src.read_text(encoding="utf-8"), str(src))
-    get_pass("expand-mixed-kernel")().apply(make_context(), expanded)
+    with_default_models(get_pass("expand-mixed-kernel")()).apply(make_context(), expanded)
     monkeypatch.setattr(sys, "stdin", io.StringIO(print_module(expanded, generic=True)))
     assert main(["same-pto-ops", "--passes", "expand-mixed-kernel", str(src), "-"]) == 0
     assert "4 functions" in capsys.readouterr().out

@@ -386,10 +386,15 @@ class Driver:
             ) from None
 
 
+EXPANDED_BY = ("expand-mixed-kernel", "choose-ring-depth")
+"""The passes after which the kernels are expanded: the pipeline, and its last phase run as a pass of its own."""
+
+
 def with_budget_checks(passes: list, enabled: bool = True) -> tuple[list, set[int]]:
-    """The pipeline with a `verify-budget` after every `expand-mixed-kernel` (unless one follows it already, or
-    `enabled` is False: `--no-verify-budget`), and the ids of the passes added that way."""
-    if not enabled or not any(p.name == "expand-mixed-kernel" for p in passes):
+    """The pipeline with a `verify-budget` after every `expand-mixed-kernel` (or its last phase,
+    `choose-ring-depth`), unless one follows it already or `enabled` is False (`--no-verify-budget`), and the ids
+    of the passes added that way."""
+    if not enabled or not any(p.name in EXPANDED_BY for p in passes):
         return passes, set()
     from pypto_mlir.passes import get_pass
 
@@ -399,7 +404,7 @@ def with_budget_checks(passes: list, enabled: bool = True) -> tuple[list, set[in
     for i, p in enumerate(passes):
         out.append(p)
         nxt = passes[i + 1] if i + 1 < len(passes) else None
-        if p.name == "expand-mixed-kernel" and (nxt is None or nxt.name != "verify-budget"):
+        if p.name in EXPANDED_BY and (nxt is None or nxt.name != "verify-budget"):
             c = check()
             out.append(c)
             added.add(id(c))

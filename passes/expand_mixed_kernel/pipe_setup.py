@@ -41,9 +41,9 @@ from .pipe_metadata import AUTO_BASE, DEFAULT_SLOT_NUM, collect_pipe_metadata, s
 from .tfree import check_local_depth
 
 
-def pipe_depths(original: func.FuncOp, target: str) -> tuple[int, int | None]:
-    """(`slot_num`, `local_slot_num` or None) for the automatic pipe of `original`; rejects what the target cannot do."""
-    name = original.sym_name.data
+def pipe_depths(original: func.FuncOp, target: str, name: str) -> tuple[int, int | None]:
+    """(`slot_num`, `local_slot_num` or None) for the automatic pipe of the kernel `@name`, read from `original`
+    (the mixed kernel, or one of its halves: they keep its attributes); rejects what the target cannot do."""
     slot_num = int_attr_of(original, FuncInt.SLOT_NUM)
     if slot_num is None:
         slot_num = DEFAULT_SLOT_NUM
@@ -69,22 +69,35 @@ def pipe_depths(original: func.FuncOp, target: str) -> tuple[int, int | None]:
     return slot_num, local
 
 
+def _setup_due(aic: func.FuncOp, aiv: func.FuncOp) -> tuple[int, int] | None:
+    """(`dir_mask`, `slot_size`) of the setup `build_pipe_setup` adds to the pair, or None when it adds none."""
+    md_c, md_v = collect_pipe_metadata(aic), collect_pipe_metadata(aiv)
+    if md_c.setup or md_v.setup:
+        return None
+    mask = md_c.dir_mask | md_v.dir_mask
+    if mask == 0:
+        return None
+    sizes = md_c.sizes() + md_v.sizes()
+    if any(s is None for s in sizes):
+        return None
+    return mask, max(s for s in sizes if s is not None)
+
+
+def pipe_setup_due(aic: func.FuncOp, aiv: func.FuncOp) -> bool:
+    """Whether `build_pipe_setup` would add a setup to the pair (it has transfers of static size, no setup)."""
+    return _setup_due(aic, aiv) is not None
+
+
 def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: func.FuncOp, target: str) -> None:
     """Prepend the pipe setup of the expanded pair `aic`/`aiv` of the mixed function `name` (see module doc).
 
     Nothing is added when neither body has a cross-core tile op, when either body already has a setup op, or
     when a tile size is not static (the verifier then reports the unsized tile)."""
-    md_c, md_v = collect_pipe_metadata(aic), collect_pipe_metadata(aiv)
-    if md_c.setup or md_v.setup:
+    due = _setup_due(aic, aiv)
+    if due is None:
         return
-    mask = md_c.dir_mask | md_v.dir_mask
-    if mask == 0:
-        return
-    sizes = md_c.sizes() + md_v.sizes()
-    if any(s is None for s in sizes):
-        return
-    slot_size = max(s for s in sizes if s is not None)
-    slot_num, local = pipe_depths(original, target)
+    mask, slot_size = due
+    slot_num, local = pipe_depths(original, target, name)
     if local is not None:
         setting = f"pto.local_slot_num = {local} on @{name}"
         check_local_depth(aic, CoreSide.AIC, local, setting)

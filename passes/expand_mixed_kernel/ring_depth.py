@@ -2,9 +2,12 @@
 (and no `pto.local_slot_num`), try deeper rings than the default and keep the shallowest depth that reaches the
 best modelled makespan within the memory budget.
 
-How: the kernel's Group `@f` is run once in the interpreter on seeded inputs (`Machine(timing=True)`), which
-records what each core runs; the recording is replayed (`pypto_mlir.timing.timeline.replay`) for every candidate
-depth -- which ops run does not depend on the depth, only when.  Candidates are the default depth
+How: the pass asks a cost model (`RingCostModel`, handed to it: this module imports no interpreter and no timing
+model) for the modelled makespan of the kernel's Group `@f` at each candidate depth.  The default model,
+`pypto_mlir.timing.ring_model.ReplayRingCostModel`, runs the Group once in the interpreter on seeded inputs
+(`Machine(timing=True)`), which records what each core runs, and replays the recording
+(`pypto_mlir.timing.timeline.replay`) for every candidate depth -- which ops run does not depend on the depth,
+only when; the pipeline runner (`pypto_mlir.pipeline.run_pipeline`) hands it to the passes that take one.  Candidates are the default depth
 (`DEFAULT_SLOT_NUM` = 2, the reference's) up to the depth PTOAS takes for a pipe that states none (8 for one
 direction, 4 for both: `implicit_slot_num`), each only if both cores' memories still hold the ring
 (`MemoryBudget`: the peak of live tiles plus slot_size x depth must fit the ring's space).  A depth below the
@@ -21,6 +24,8 @@ report, not the compiler's).  Every outcome is a "ring_depth" entry of the decis
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 
@@ -30,12 +35,27 @@ from pypto_mlir.dialects.pto_types import TensorType, memory_capacity
 
 from ..analysis.budget import RING_SPACE, MemoryBudget
 from ..decisions import record
+from .phase import PASS_NAME, half_name
 from .pipe_metadata import DEFAULT_SLOT_NUM, collect_pipe_metadata, pipe_init
 from .verifier import implicit_slot_num
 
-PASS_NAME = "ExpandMixedKernel"
 RING_DEPTHS = ("auto", "fixed")
 """The `ring-depth` option: `auto` (choose, this module) or `fixed` (the default depth, as the reference does)."""
+
+
+class RingCostModel(Protocol):
+    """What the ring depth choice asks of a timing model."""
+
+    def makespans(self, module: ModuleOp, group: str, depths: list[int]) -> dict[int, int | None] | str:
+        """The modelled makespan of a run of the Group `@group` of `module` with every ring at each depth of
+        `depths` (None: that depth deadlocks), or why the Group cannot be timed (a sentence for the report)."""
+        ...
+
+
+class MissingCostModel(RuntimeError):
+    """`ring-depth=auto` had a kernel to time but no cost model was handed to the pass (a caller's mistake, not
+    the input's: run the pass through `pypto_mlir.pipeline.run_pipeline`, or give it one with
+    `with_cost_model`)."""
 
 
 def _ring_room(f: func.FuncOp, side: CoreSide, target: str) -> tuple[int | None, int]:
@@ -93,11 +113,13 @@ def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[in
     return [d for d in range(DEFAULT_SLOT_NUM, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
 
 
-def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str) -> None:
-    """Choose the depth of each kernel of `kernels` (expanded names `@<f>`, which set no depth) in `module`."""
+def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model: RingCostModel | None) -> None:
+    """Choose the depth of each kernel of `kernels` (expanded names `@<f>`, which set no depth) in `module`,
+    timing with `model`."""
     funcs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, func.FuncOp)}
     for name in kernels:
-        aic, aiv, group = funcs.get(f"{name}_aic"), funcs.get(f"{name}_aiv"), funcs.get(name)
+        aic, aiv = funcs.get(half_name(name, CoreSide.AIC)), funcs.get(half_name(name, CoreSide.AIV))
+        group = funcs.get(name)
         if aic is None or aiv is None:
             continue
         if pipe_init(aic) is None or pipe_init(aiv) is None:
@@ -119,7 +141,13 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str) -> Non
                    reason="the kernel takes a scalar parameter, whose value sets its schedule")
             continue
         candidates = candidate_depths(aic, aiv, target)
-        timed = _makespans(module, name, candidates)
+        if model is None:
+            raise MissingCostModel(
+                f"choose-ring-depth: the depth of @{name} is to be chosen by a timing model (ring-depth=auto), but no "
+                "cost model was handed to the pass; run it through pypto_mlir.pipeline.run_pipeline, or give it one "
+                "with .with_cost_model(pypto_mlir.timing.ring_model.ReplayRingCostModel())"
+            )
+        timed = model.makespans(module, name, candidates)
         if isinstance(timed, str):
             record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False, reason=timed)
             continue
@@ -146,24 +174,3 @@ def pick_depth(makespans: dict[int, int | None], default: int = DEFAULT_SLOT_NUM
     if feasible.get(default) == best:
         return default
     return min(d for d, m in feasible.items() if m == best)
-
-
-def depth_makespans(timelines: list, depths: list[int]) -> dict[int, int | None]:
-    """The modelled makespan of the recorded Group runs with every ring at each depth (None: deadlocks)."""
-    from pypto_mlir.timing.timeline import makespan
-
-    return {d: makespan(timelines, {k: d for tl in timelines for k in tl.rings}) for d in depths}
-
-
-def _makespans(module: ModuleOp, group: str, depths: list[int]) -> dict[int, int | None] | str:
-    """The modelled makespan of the Group `group` per ring depth, or why it cannot be timed."""
-    from pypto_mlir.diagnostics import PtoError
-    from pypto_mlir.interpreter.inputs import run_timed
-
-    try:
-        timelines = run_timed(module, group)
-    except PtoError as e:
-        return f"its run in the interpreter fails ({e.message})"
-    except Exception as e:  # noqa: BLE001 - the choice is advisory: any failure keeps the default
-        return f"its run in the interpreter fails ({type(e).__name__})"
-    return depth_makespans(timelines, depths)

@@ -460,3 +460,7 @@ class VerifyMixedKernelExpandedPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         verify_mixed_kernel_expanded(op)
+
+    def run(self, module: ModuleOp, state: object) -> None:
+        """As a phase of `expand-mixed-kernel` (pass_.py): the same check."""
+        verify_mixed_kernel_expanded(module)

@@ -41,6 +41,7 @@ __all__ = [
     "parse_pipeline",
     "pass_display_name",
     "run_pipeline",
+    "with_default_models",
 ]
 
 # Anchors that mean "the top-level module" when they wrap the whole pipeline.
@@ -197,6 +198,16 @@ def _instantiate(cls: type[ModulePass], arg_spec: ArgSpec, spec: str, s: int, e:
         raise PipelineError(_caret(spec, s, e, f"bad options for pass '{cls.name}': {err} ({known})")) from None
 
 
+def with_default_models(p: ModulePass) -> ModulePass:
+    """`p`, handed the default ring cost model (`timing.ring_model`, the timing model's) when it takes a cost model
+    (`choose-ring-depth`, `expand-mixed-kernel`) and has none: the passes import no timing model themselves."""
+    if getattr(p, "cost_model", False) is None:
+        from pypto_mlir.timing.ring_model import default_ring_cost_model
+
+        return p.with_cost_model(default_ring_cost_model())  # type: ignore[attr-defined]
+    return p
+
+
 def describe_pass(p: ModulePass) -> str:
     """The pass as it would be written in a pipeline: `name` or `name{opt=val}` (non-default options only)."""
     return str(p.spec())
@@ -246,6 +257,7 @@ def run_pipeline(
         passes = parse_pipeline(passes)
     if not passes:
         return
+    passes = [with_default_models(p) for p in passes]
     from pypto_mlir.ir import make_context
     from pypto_mlir.verify import VerifyMemo, verified_input, verify_module
 

@@ -70,7 +70,7 @@ class SplitReportRecorder(PipelineHooks):
     def before_pass(self, p: ModulePass, module: ModuleOp) -> None:
         if self.input is None:
             self.input = module.clone()
-        if p.name == "expand-mixed-kernel" and self.mixed is None:
+        if p.name in ("expand-mixed-kernel", "insert-gm-fences") and self.mixed is None:  # the pass, or its phase 1
             self.mixed = module.clone()
         if self.inner is not None:
             self.inner.before_pass(p, module)

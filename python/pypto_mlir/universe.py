@@ -15,9 +15,30 @@ def _dialect():
     return PTO
 
 
+def _with_default_models(load):
+    """`xdsl-opt` builds a pass from its spec itself: a pass that takes a cost model (`choose-ring-depth`,
+    `expand-mixed-kernel`) is loaded as a subclass that hands itself the default one, as `run_pipeline` does."""
+
+    def loader():
+        cls = load()
+        if "cost_model" not in getattr(cls, "__dataclass_fields__", {}):
+            return cls
+
+        def __post_init__(self) -> None:
+            cls.__post_init__(self)
+            if self.cost_model is None:
+                from pypto_mlir.timing.ring_model import default_ring_cost_model
+
+                object.__setattr__(self, "cost_model", default_ring_cost_model())
+
+        return type(cls.__name__, (cls,), {"__post_init__": __post_init__})
+
+    return loader
+
+
 PYPTO_UNIVERSE = Universe(
     all_dialects={"pto": _dialect},
-    all_passes={name: info.load for name, info in PASSES.items()},
+    all_passes={name: _with_default_models(info.load) for name, info in PASSES.items()},
 )
 
 install_uncaught_error_hook()

@@ -653,12 +653,13 @@ def _check_func_attrs(f: func.FuncOp) -> None:
     unit_attrs = tuple(flag.value for flag in FuncFlag)
     int_attrs = tuple(n.value for n in FuncInt)
     known = ("pto.kind", SPLIT_ATTR, *unit_attrs, *int_attrs)
+    listed = [n for n in known if n != FuncFlag.PROTOCOL_PENDING]  # a pass's mark between its phases, not user's
     for name, attr in f.attributes.items():
         if not name.startswith("pto."):
             continue
         if name not in known:
             raise PtoError(
-                f"unknown function attribute '{name}' on @{f.sym_name.data} (known: {', '.join(known)})",
+                f"unknown function attribute '{name}' on @{f.sym_name.data} (known: {', '.join(listed)})",
                 op=f,
             )
         if name == "pto.kind" and not isinstance(attr, KindAttr):

@@ -12,6 +12,7 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.ir import make_context, parse_module
 from pypto_mlir.passes.common import old_heap_frozen
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
+from pypto_mlir.pipeline import with_default_models
 from pypto_mlir.passes.lower_auto_vector_split.pass_ import LowerAutoVectorSplitPass
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,12 +59,12 @@ def test_passes_restore_the_collector(pass_cls):
     m = parse_module(text, "matmul_softmax.a2a3.mlir")
     if pass_cls is ExpandMixedKernelPass:
         LowerAutoVectorSplitPass().apply(make_context(), m)  # the split kernel must be lowered first
-    pass_cls().apply(make_context(), m)
+    with_default_models(pass_cls()).apply(make_context(), m)
     assert gc.isenabled() and gc.get_freeze_count() == 0
 
 
 def test_expand_restores_the_collector_on_rejection():
     m = parse_module("builtin.module {\n}\n", "no_target.mlir")  # no pto.target: rejected
     with pytest.raises(PtoError):
-        ExpandMixedKernelPass().apply(make_context(), m)
+        with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)
     assert gc.isenabled() and gc.get_freeze_count() == 0

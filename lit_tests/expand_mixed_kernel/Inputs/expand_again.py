@@ -8,6 +8,7 @@ import sys
 
 from pypto_mlir import make_context, parse_module, print_module, verify_module
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
+from pypto_mlir.pipeline import with_default_models
 from pypto_mlir.passes.expand_mixed_kernel.verifier import verify_mixed_kernel_expanded
 
 text = sys.stdin.read()
@@ -17,7 +18,7 @@ failed = False
 for i, chunk in enumerate(text.split("// -----\n")):
     m = parse_module(chunk, f"<chunk {i}>")
     verify_mixed_kernel_expanded(m)
-    ExpandMixedKernelPass().apply(make_context(), m)
+    with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)
     verify_module(m)
     again = print_module(m)
     if again != chunk:

@@ -20,6 +20,7 @@ from pypto_mlir.passes.analysis.hazards import Dependence
 from pypto_mlir.passes.expand_mixed_kernel.gm_sync import gm_dependences
 from pypto_mlir.passes.expand_mixed_kernel.manual_push import adapt_manual_v2c_pushes
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
+from pypto_mlir.pipeline import with_default_models
 from pypto_mlir.passes.expand_mixed_kernel.pipe_setup import build_pipe_setup, stamp_dual_aiv_dispatch
 from pypto_mlir.passes.expand_mixed_kernel.tfree import finalize_tfrees
 from pypto_mlir.passes.expand_mixed_kernel.verifier import verify_mixed_kernel_expanded
@@ -540,7 +541,7 @@ def _mixed_only(text: str) -> str:
 def gm(text: str, target: str = "a2a3") -> str:
     """Run ExpandMixedKernel on the mixed `@f` of `text` (its fences come from analysis/hazards.py)."""
     m = module(_mixed_only(text), target)
-    ExpandMixedKernelPass().apply(make_context(), m)
+    with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)
     verify_module(m)
     verify_mixed_kernel_expanded(m)
     return print_module(m)

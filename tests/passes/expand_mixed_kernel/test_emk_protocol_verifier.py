@@ -22,6 +22,7 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
 )
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
+from pypto_mlir.pipeline import with_default_models
 from pypto_mlir.passes.lower_auto_vector_split.pass_ import LowerAutoVectorSplitPass
 from pypto_mlir.passes.expand_mixed_kernel.verifier import (
     VerifyMixedKernelExpandedPass,
@@ -35,7 +36,7 @@ def expanded(path: Path) -> str:
     """The example through the usual pipeline (ExpandMixedKernel requires a split kernel lowered first)."""
     m = parse_module(path.read_text(), str(path))
     LowerAutoVectorSplitPass().apply(make_context(), m)
-    ExpandMixedKernelPass().apply(make_context(), m)
+    with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)
     verify_module(m)
     return print_module(m)
 
@@ -47,7 +48,7 @@ def test_example_output_verifies_and_is_stable(path: Path) -> None:
     verify_mixed_kernel_expanded(m)
     VerifyMixedKernelExpandedPass().apply(make_context(), m)  # the standalone pass changes nothing
     assert print_module(m) == out
-    ExpandMixedKernelPass().apply(make_context(), m)  # and so does a second expansion
+    with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)  # and so does a second expansion
     assert print_module(m) == out
 
 
@@ -103,7 +104,7 @@ def _lit_outputs() -> list[tuple[str, str]]:
             for text in (chunk, chunk.replace("a2a3", "a5")):
                 try:
                     m = parse_module(text, p.name)
-                    ExpandMixedKernelPass().apply(make_context(), m)
+                    with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)
                 except PtoError:
                     continue
                 outs.append((f"{p.name}#{k}", print_module(m)))

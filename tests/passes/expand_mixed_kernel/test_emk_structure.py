@@ -22,6 +22,7 @@ from pypto_mlir.ir import make_context
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move
 from pypto_mlir.passes.common import kind_of
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
+from pypto_mlir.pipeline import with_default_models
 from pypto_mlir.passes.lower_auto_vector_split.pass_ import LowerAutoVectorSplitPass
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -51,7 +52,7 @@ def run(text: str) -> ModuleOp:
     # The usual pipeline: ExpandMixedKernel requires a split kernel lowered by LowerAutoVectorSplit (which passes
     # the other kernels, and those already in the per-lane form, through unchanged).
     LowerAutoVectorSplitPass().apply(make_context(), m)
-    ExpandMixedKernelPass().apply(make_context(), m)
+    with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)
     verify_module(m)
     return m
 
@@ -81,7 +82,7 @@ def test_split_is_clean_and_idempotent(name: str, text: str):
                 assert a != Affinity.CUBE, f"{name}: cube op {op.name} in AIV @{f.sym_name.data}"
     once = print_module(m)
     again = parse_module(once)
-    ExpandMixedKernelPass().apply(make_context(), again)
+    with_default_models(ExpandMixedKernelPass()).apply(make_context(), again)
     assert print_module(again) == once, f"{name}: not idempotent"
 
 
@@ -108,7 +109,7 @@ def test_op_maps_given_to_the_gm_sync_hook():
     from pypto_mlir.dialects.pto_ops import LoadOp, MatmulOp, StoreOp
     from pypto_mlir.passes.analysis.affinity import AffinityAnalysis
     from pypto_mlir.dialects.pto_traits import CoreSide
-    from pypto_mlir.passes.expand_mixed_kernel.pass_ import build_side
+    from pypto_mlir.passes.expand_mixed_kernel.split_mixed_kernel import build_side
 
     m = parse_module((ROOT / "examples" / "vector_prep_matmul.a2a3.mlir").read_text())
     f = next(g for g in m.ops if isinstance(g, func.FuncOp) and kind_of(g) == "incore")

@@ -12,6 +12,7 @@ from xdsl.dialects import func
 
 from pypto_mlir.ir import make_context, parse_module, print_module
 from pypto_mlir.passes import get_pass
+from pypto_mlir.pipeline import with_default_models
 from pypto_mlir.verify import verify_module
 
 CUBE = """
@@ -101,7 +102,7 @@ def expand(text: str) -> dict[str, func.FuncOp]:
     m = parse_module(text, "twin.mlir", ctx)
     verify_module(m)
     for name in ("lower-auto-vector-split", "expand-mixed-kernel"):
-        get_pass(name)().apply(ctx, m)
+        with_default_models(get_pass(name)()).apply(ctx, m)
         verify_module(m)
     return {f.sym_name.data: f for f in m.ops if isinstance(f, func.FuncOp)}
 

@@ -1,0 +1,84 @@
+"""`choose-ring-depth`: the last phase of ExpandMixedKernel; deepens a ring where the timing model shows a gain.
+
+Expects: no incore kernel is left, and each pair `split-mixed-kernel` made (`pto.protocol_pending`) that has
+cross-core transfers has its pipe setup (`setup-pipes` ran); otherwise a located error names the pass to run
+first.  In the pipeline it runs after `verify-mixed-kernel-expanded`, so the kernels it times are valid.
+
+Guarantees: with `ring-depth=auto` (the default), each pending pair whose kernel sets neither `pto.slot_num`
+nor `pto.local_slot_num` has the shallowest depth, from the default 2 up to PTOAS's implicit depth and within
+the memory budget, that reaches the best modelled makespan (`ring_depth.py`; the `slot_num` of both
+initializers and the size of the reserves change, nothing else); `ring-depth=fixed` keeps the default, as the
+reference.  Every choice is a "ring_depth" entry of the decision log.  Then `pto.protocol_pending` is removed
+from every function: the protocol of the pairs is complete.  Running it again changes nothing.
+
+The timing comes from a cost model the pass is handed (`RingCostModel`); `run_pipeline` hands the default one
+(`pypto_mlir.timing.ring_model`), so this pass imports no interpreter.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ModuleOp
+
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_types import FuncInt, int_attr_of
+
+from .phase import ExpansionPhase, ExpansionState, clear_pending, pending_pairs, require_split
+from .pipe_setup import pipe_setup_due
+from .ring_depth import RING_DEPTHS, RingCostModel, choose_ring_depths
+
+
+def check_ring_depth_option(value: str, pass_name: str) -> None:
+    if value not in RING_DEPTHS:
+        raise ValueError(
+            f"{pass_name}: unknown ring-depth '{value}'; expected one of {', '.join(RING_DEPTHS)} "
+            "(auto: the timing model chooses the depth of a kernel that sets no pto.slot_num; fixed: always 2)"
+        )
+
+
+@dataclass(frozen=True)
+class CostModelUser:
+    """A pass that takes a `RingCostModel` (not an option of its spec: the runner hands it)."""
+
+    cost_model: RingCostModel | None = field(default=None, init=False, compare=False, repr=False)
+
+    def with_cost_model(self, model: RingCostModel):
+        """A copy of this pass that times with `model`."""
+        copy = dataclasses.replace(self)
+        object.__setattr__(copy, "cost_model", model)
+        return copy
+
+
+@dataclass(frozen=True)
+class ChooseRingDepthPass(CostModelUser, ExpansionPhase):
+    """`--choose-ring-depth` (module doc)."""
+
+    name = "choose-ring-depth"
+
+    ring_depth: str = "auto"
+    """`auto`: the timing model chooses; `fixed`: the default depth 2."""
+
+    def __post_init__(self) -> None:
+        check_ring_depth_option(self.ring_depth, self.name)
+
+    def run(self, module: ModuleOp, state: ExpansionState) -> None:
+        require_split(module, self.name)
+        pairs = pending_pairs(module)
+        if not state.trusted:
+            for kernel, aic, aiv in pairs:
+                if pipe_setup_due(aic, aiv):
+                    raise PtoError(
+                        f"{self.name}: the kernels '@{aic.sym_name.data}' and '@{aiv.sym_name.data}' exchange tiles "
+                        f"but have no pipe setup yet, and this phase chooses the depth of that pipe; run "
+                        f"--setup-pipes before --{self.name}",
+                        op=aic,
+                    )
+        auto = [
+            kernel for kernel, aic, _ in pairs
+            if int_attr_of(aic, FuncInt.SLOT_NUM) is None and int_attr_of(aic, FuncInt.LOCAL_SLOT_NUM) is None
+        ]
+        if self.ring_depth == "auto" and auto:
+            choose_ring_depths(module, auto, state.target, self.cost_model)
+        clear_pending(module)
