@@ -1,5 +1,9 @@
 // RUN: pypto-opt %s --split-input-file --verify-diagnostics --expand-mixed-kernel
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics --insert-gm-fences
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics --split-mixed-kernel
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics --expand-mixed-kernel
+// (These are input checks of the pass: its first phase, --insert-gm-fences, makes them, and --split-mixed-kernel
+// makes them too when run alone; the messages are the same.)
 
 // The deferred-waiter audit (reference §7.2): every way a pto.defer_wait task breaks the contract, located at
 // the wait (both targets).

@@ -1,5 +1,9 @@
 // RUN: pypto-opt %s --verify-diagnostics --expand-mixed-kernel
+// RUN: pypto-opt %s --verify-diagnostics --insert-gm-fences
+// RUN: pypto-opt %s --verify-diagnostics --split-mixed-kernel
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --verify-diagnostics --expand-mixed-kernel
+// (These are input checks of the pass: its first phase, --insert-gm-fences, makes them, and --split-mixed-kernel
+// makes them too when run alone; the messages are the same.)
 
 // The halves of @k are @k_aic and @k_aiv; a function already named that way is not overwritten.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

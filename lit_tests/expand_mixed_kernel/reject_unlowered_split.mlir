@@ -1,7 +1,11 @@
 // RUN: pypto-opt %s --split-input-file --verify-diagnostics --expand-mixed-kernel
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics --insert-gm-fences
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics --split-mixed-kernel
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics --expand-mixed-kernel
 // RUN: pypto-opt %s --split-input-file --lower-auto-vector-split --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A2A3
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --lower-auto-vector-split --expand-mixed-kernel | filecheck %s --check-prefixes=CHECK,A5
+// (These are input checks of the pass: its first phase, --insert-gm-fences, makes them, and --split-mixed-kernel
+// makes them too when run alone; the messages are the same.)
 
 // ExpandMixedKernel requires a mixed kernel with a split mode in the per-lane form LowerAutoVectorSplit gives it
 // (`pto.split_aiv`). Run alone on the source form, the pass rejects the kernel at its func.func, naming the

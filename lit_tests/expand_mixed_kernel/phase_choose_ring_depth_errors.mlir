@@ -1,0 +1,46 @@
+// RUN: pypto-opt %s --verify-diagnostics --choose-ring-depth
+// RUN: sed -e 's/a2a3/a5/' -e 's/, pto.dual_aiv_dispatch//' %s | pypto-opt --verify-diagnostics --choose-ring-depth
+// RUN: pypto-opt %s --setup-pipes --choose-ring-depth | filecheck %s
+
+// choose-ring-depth run alone on what insert-tfree leaves (halves marked pto.protocol_pending, freed, but with no
+// pipe setup): there is no pipe whose depth it could choose, so it stops at the AIC half and names the pass to
+// run first. With setup-pipes first (third RUN line) the pair keeps the default depth (two tiles per ring and
+// run: no push waits) and loses its mark. The same on both targets.
+// CHECK-NOT:   pto.protocol_pending
+// CHECK-LABEL: func.func @k_aic(
+// CHECK:       pto.aic_initialize_pipe {{.*}} slot_num = 2 : i64}
+// CHECK-NOT:   pto.protocol_pending
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  // expected-error@+1 {{choose-ring-depth: the kernels '@k_aic' and '@k_aiv' exchange tiles but have no pipe setup yet, and this phase chooses the depth of that pipe; run --setup-pipes before --choose-ring-depth}}
+  func.func @k_aic(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>, %ws: !pto.tensor<16x128xf32> {pto.inout}, %out: !pto.tensor<16x128xf32> {pto.out}) attributes {pto.kind = #pto.kind<aic>, pto.protocol_pending} {
+    %x_mat = pto.load %x[0, 0] : !pto.tensor<16x128xbf16> -> !pto.tile<16x128xbf16, mat>
+    %x_left = pto.move %x_mat : !pto.tile<16x128xbf16, mat> -> !pto.tile<16x128xbf16, left>
+    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
+    %y = pto.matmul %x_left, %w_right : !pto.tile<16x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<16x128xf32, acc>
+    %ws_1 = pto.store %y, %ws[0, 0] : !pto.tile<16x128xf32, acc>, !pto.tensor<16x128xf32>
+    pto.tpush_to_aiv %y {split = 0 : i64} : !pto.tile<16x128xf32, acc>
+    pto.tpush_to_aiv %y {split = 0 : i64} : !pto.tile<16x128xf32, acc>
+    func.return
+  }
+  func.func @k_aiv(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>, %ws: !pto.tensor<16x128xf32> {pto.inout}, %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32> attributes {pto.kind = #pto.kind<aiv>, pto.dual_aiv_dispatch, pto.protocol_pending} {
+    %ws_gm_sync = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>
+    pto.tfree_to_aic %ws_gm_sync : !pto.tile<16x128xf32, vec>
+    %v = pto.load %ws[0, 0] : !pto.tensor<16x128xf32> -> !pto.tile<16x128xf32, vec>
+    %y_vec = pto.tpop_from_aic {split = 0 : i64} : !pto.tile<16x128xf32, vec>
+    %s = pto.add %v, %y_vec : !pto.tile<16x128xf32, vec>
+    pto.tfree_to_aic %y_vec : !pto.tile<16x128xf32, vec>
+    %out_1 = pto.store %s, %out[0, 0] : !pto.tile<16x128xf32, vec>, !pto.tensor<16x128xf32>
+    func.return %out_1 : !pto.tensor<16x128xf32>
+  }
+  func.func @k(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>, %ws: !pto.tensor<16x128xf32> {pto.inout}, %out: !pto.tensor<16x128xf32> {pto.out}) -> !pto.tensor<16x128xf32> attributes {pto.kind = #pto.kind<group>} {
+    func.call @k_aic(%x, %w, %ws, %out) : (!pto.tensor<16x128xbf16>, !pto.tensor<128x128xbf16>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>) -> ()
+    %0 = func.call @k_aiv(%x, %w, %ws, %out) : (!pto.tensor<16x128xbf16>, !pto.tensor<128x128xbf16>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>) -> !pto.tensor<16x128xf32>
+    func.return %out : !pto.tensor<16x128xf32>
+  }
+  func.func @main(%x: !pto.tensor<16x128xbf16>, %w: !pto.tensor<128x128xbf16>, %ws: !pto.tensor<16x128xf32>) -> !pto.tensor<16x128xf32> attributes {pto.kind = #pto.kind<orchestration>} {
+    %out = pto.create_tensor : !pto.tensor<16x128xf32>
+    %r = func.call @k(%x, %w, %ws, %out) : (!pto.tensor<16x128xbf16>, !pto.tensor<128x128xbf16>, !pto.tensor<16x128xf32>, !pto.tensor<16x128xf32>) -> !pto.tensor<16x128xf32>
+    func.return %r : !pto.tensor<16x128xf32>
+  }
+}
