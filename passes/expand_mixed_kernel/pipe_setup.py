@@ -37,6 +37,7 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_types import FuncFlag, FuncInt, int_attr_of, set_flag
 
 from ..common import split_mode, with_loc
+from .phase import half_name
 from .pipe_metadata import AUTO_BASE, DEFAULT_SLOT_NUM, collect_pipe_metadata, set_name_hint
 from .tfree import check_local_depth
 
@@ -144,9 +145,9 @@ def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: fu
         return ops
 
     aic_reserve = reserve(v2c_name) if v2c else None
-    aic_import = import_(c2v_name, f"{name}_aiv") if c2v else None
+    aic_import = import_(c2v_name, half_name(name, CoreSide.AIV)) if c2v else None
     aic_ops = prefix(AicInitializePipeOp, aic_import, aic_reserve, [op for op in (aic_reserve, aic_import) if op])
-    aiv_import = import_(v2c_name, f"{name}_aic") if v2c else None
+    aiv_import = import_(v2c_name, half_name(name, CoreSide.AIC)) if v2c else None
     aiv_reserve = reserve(c2v_name) if c2v else None
     aiv_ops = prefix(AivInitializePipeOp, aiv_reserve, aiv_import, [op for op in (aiv_import, aiv_reserve) if op])
 

@@ -75,10 +75,10 @@ def _set_depth(f: func.FuncOp, depth: int) -> None:
     setup = collect_pipe_metadata(f).setup
     init = next(op for op in setup if isinstance(op, INIT_OPS))
     reserves = [op for op in setup if isinstance(op, ReserveBufferOp)]
-    slot = init.attributes["slot_size"].value.data  # type: ignore[attr-defined]
-    init.attributes["slot_num"] = IntegerAttr(depth, i64)
+    slot = init.slot_size.value.data
+    init.slot_num = IntegerAttr(depth, i64)
     for r in reserves:
-        r.attributes["size"] = IntegerAttr(slot * depth, i64)
+        r.size = IntegerAttr(slot * depth, i64)
 
 
 def _most_pushes(f: func.FuncOp) -> int | None:
@@ -102,9 +102,9 @@ def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[in
     """The depths to try for an expanded pair: the default up to PTOAS's implicit depth for the pipe's
     directions, each deeper one only if both cores hold the ring beside their live tiles."""
     init = pipe_init(aic)
-    assert init is not None
-    slot = init.attributes["slot_size"].value.data  # type: ignore[attr-defined]
-    limit = implicit_slot_num(init.attributes["dir_mask"].value.data)  # type: ignore[attr-defined]
+    assert isinstance(init, INIT_OPS)
+    slot = init.slot_size.value.data
+    limit = implicit_slot_num(init.dir_mask.value.data)
     rooms = [_ring_room(aic, CoreSide.AIC, target), _ring_room(aiv, CoreSide.AIV, target)]
 
     def fits(d: int) -> bool:
