@@ -1,7 +1,8 @@
 """The inputs of a run (the entry function, seeded random arguments) and the timing model's run (`run_timed`).
 
-Kept apart from `runner.py`, which also drives pass pipelines: a pass may time a kernel (ExpandMixedKernel's
-ring depth choice) without importing the pipeline that imports the pass."""
+Kept apart from `runner.py`, which also drives pass pipelines: the ring cost model (`timing/ring_model.py`, which
+the pipeline hands to ExpandMixedKernel's ring depth choice) times a kernel without importing the pipeline that
+imports the passes."""
 
 from __future__ import annotations
 
