@@ -132,7 +132,7 @@ PASSES: dict[str, PassInfo] = {
         ),
         PassInfo(
             "verify-mixed-kernel-expanded",
-            "ExpandMixedKernel phase 7: check the MixedKernelExpanded contract (pipe setup, tpop/tfree pairing, no mixed incore)",
+            "Check the MixedKernelExpanded contract (pipe setup, tpop/tfree pairing, no mixed incore left)",
             _verify_expanded,
         ),
         PassInfo(

@@ -56,7 +56,7 @@
 // RUN: pypto-opt %s --mlir-print-op-generic | filecheck %s --check-prefix=GENERIC
 // GENERIC: "func.func"() <{sym_name = "main"
 // RUN: pypto-opt %s --mlir-print-debuginfo | filecheck %s --check-prefix=DEBUGINFO
-// DEBUGINFO: pto.create_tensor : !pto.tensor<16x128xf32> loc("{{.*}}driver_options.mlir":[[# @LINE + 18]]:5)
+// DEBUGINFO: pto.create_tensor : !pto.tensor<16x128xf32> loc("{{.*}}driver_options.mlir":[[# @LINE + 25]]:5)
 
 // --allow-unregistered-dialect accepts ops of unknown dialects; without it they are located errors.
 // RUN: pypto-opt %S/Inputs/unregistered.mlir --allow-unregistered-dialect | filecheck %s --check-prefix=UNREG
@@ -70,7 +70,14 @@
 // HELP: passes (run in the order given):
 // HELP: --lower-auto-vector-split{{ +}}Lower AUTO-split mixed kernels
 // HELP: --expand-mixed-kernel{{ +}}Split mixed incore kernels into AIC + AIV kernels
+// HELP: --insert-gm-fences{{ +}}ExpandMixedKernel phase 1:
+// HELP: --split-mixed-kernel{{ +}}ExpandMixedKernel phase 2:
+// HELP: --insert-tfree{{ +}}ExpandMixedKernel phase 3:
+// HELP: --setup-pipes{{ +}}ExpandMixedKernel phase 4:
+// HELP: --normalize-group-abi{{ +}}ExpandMixedKernel phase 5:
+// HELP: --adapt-manual-pushes{{ +}}ExpandMixedKernel phase 6:
 // HELP: --verify-mixed-kernel-expanded{{ +}}Check the MixedKernelExpanded contract
+// HELP: --choose-ring-depth{{ +}}ExpandMixedKernel phase 8:
 
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @main() attributes {pto.kind = #pto.kind<orchestration>} {

@@ -1,6 +1,9 @@
 // RUN: pypto-opt %s --insert-gm-fences | filecheck %s --check-prefixes=CHECK,A2A3
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --insert-gm-fences | filecheck %s --check-prefixes=CHECK,A5
 // RUN: pypto-opt %s --insert-gm-fences --insert-gm-fences | filecheck %s --check-prefixes=CHECK,A2A3
+// The IR between phases is valid but not runnable; the interpreter checks the phases as one sequence:
+// RUN: pypto-run --quiet --check-pipeline insert-gm-fences,split-mixed-kernel,insert-tfree,setup-pipes,normalize-group-abi,adapt-manual-pushes,verify-mixed-kernel-expanded,choose-ring-depth %s
+// RUN: sed 's/a2a3/a5/' %s | pypto-run --quiet --check-pipeline insert-gm-fences,split-mixed-kernel,insert-tfree,setup-pipes,normalize-group-abi,adapt-manual-pushes,verify-mixed-kernel-expanded,choose-ring-depth -
 
 // Phase 1 of expand-mixed-kernel, run alone. Its input is the pass's input: a mixed incore kernel (here the cube
 // stores %y to the workspace %ws, and the vector side loads it back: a C->V RAW through GM). Its output: the
