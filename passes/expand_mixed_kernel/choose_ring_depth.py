@@ -18,7 +18,8 @@ The timing comes from a cost model the pass is handed (`RingCostModel`); `run_pi
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -40,11 +41,12 @@ def check_ring_depth_option(value: str, pass_name: str) -> None:
 
 @dataclass(frozen=True)
 class CostModelUser:
-    """A pass that takes a `RingCostModel` (not an option of its spec: the runner hands it)."""
+    """A pass that takes a `RingCostModel`. The model is not a field (the pass's spec, its options and their
+    messages are the dataclass fields): the class says None, and `with_cost_model` gives a copy its own."""
 
-    cost_model: RingCostModel | None = field(default=None, init=False, compare=False, repr=False)
+    cost_model: ClassVar[RingCostModel | None] = None
 
-    def with_cost_model(self, model: RingCostModel):
+    def with_cost_model(self, model: RingCostModel | None):
         """A copy of this pass that times with `model`."""
         copy = dataclasses.replace(self)
         object.__setattr__(copy, "cost_model", model)

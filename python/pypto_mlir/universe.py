@@ -21,7 +21,7 @@ def _with_default_models(load):
 
     def loader():
         cls = load()
-        if "cost_model" not in getattr(cls, "__dataclass_fields__", {}):
+        if not hasattr(cls, "with_cost_model"):
             return cls
 
         def __post_init__(self) -> None:
