@@ -515,13 +515,21 @@ def _check_terminators(op: Operation) -> None:
 
 def _check_scf_yields(op: Operation) -> None:
     """An `scf.if` / `scf.execute_region` with results ends each region with an `scf.yield` of values of those
-    types (xDSL inserts an empty yield when none is written, and does not compare; it does for `scf.for`)."""
+    types (xDSL inserts an empty yield when none is written, and does not compare; it does for `scf.for`); an
+    `scf.execute_region` has one block (without branch ops a second one could never run)."""
     from xdsl.dialects import scf
 
     if isinstance(op, scf.IfOp):
         regions = [("then", op.true_region), ("else", op.false_region)]
         want = [r.type for r in op.results]
     elif isinstance(op, scf.ExecuteRegionOp):
+        if len(op.region.blocks) > 1:
+            raise PtoError(
+                f"'scf.execute_region' op has {len(op.region.blocks)} blocks, but pto programs have no branch ops "
+                "(the cf dialect is not loaded), so only its first block could ever run; write its body as one "
+                "block ending with scf.yield",
+                op=op,
+            )
         regions, want = [("body", op.region)], [r.type for r in op.results]
     elif isinstance(op, scf.WhileOp):
         _check_scf_while(op)

@@ -257,7 +257,7 @@ def free_slot(op, tile: Tile, ctx: Ctx, direction: PipeDirection, side: CoreSide
 # Ops that pass tiles on without reading their data (the reads happen where the values are used).  The tfrees
 # (`PipeFree`) report a second free of a slot themselves.  A `SlotView` op's result is a view of its first
 # operand's buffer (slice, reshape, transpose_view, set_validshape): a view of a popped tile aliases its slot.
-_PASS_THROUGH = (func.CallOp, scf.ForOp, scf.IfOp, scf.WhileOp, P.SplitAivScopeOp)
+_PASS_THROUGH = (func.CallOp, scf.ForOp, scf.IfOp, scf.WhileOp, scf.ExecuteRegionOp, P.SplitAivScopeOp)
 
 
 def reads_tiles(op: Operation) -> bool:
