@@ -40,6 +40,7 @@ from .pto_op_base import (
     check_gm_offsets,
     check_rank_fits,
     check_window,
+    int_value,
     parse_addressed,
     print_addressed,
     split_mixed,
@@ -192,6 +193,11 @@ class StoreOp(IRDLOperation, _MixedOffsetsMixin):
 
     def print(self, printer: Printer) -> None:
         print_addressed(printer, self, [self.tile, self.dest], (self.get_static_offsets(), self.offsets))
+
+    @property
+    def is_atomic(self) -> bool:
+        """Whether the store accumulates into GM (`atomic` set and non-zero)."""
+        return bool(int_value(self.atomic))
 
     def verify_(self) -> None:
         t = _tile(self.tile, "stored value")

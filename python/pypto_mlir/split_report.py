@@ -39,7 +39,7 @@ from xdsl.printer import Printer
 
 from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_types import FuncFlag, FunctionKind, TensorType, TileType, has_flag, kind_of, split_mode_of, target_of
-from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, SPLIT_CODE_NAMES, split_dim_of
+from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES, SPLIT_CODE_NAMES, split_dim_of
 from pypto_mlir.passes.decisions import Decision, op_ref
 from pypto_mlir.pipeline import PipelineHooks
 

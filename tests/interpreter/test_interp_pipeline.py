@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, event, given, reject, settings
 from kernelgen.corpus import ROOT, check_case, example_cases, lit_cases
 from kernelgen.known import known_class
 from kernelgen.strategies import kernels
-from pypto_mlir.interpreter import check_pipeline_text
+from pypto_mlir.check_pipeline import check_pipeline_text
 
 # Findings the interpreter reports on the lit corpus that are not (yet) fixed, with the reason; they are reported
 # as xfail (with the reason) instead of failing the suite.  Every other mismatch fails.

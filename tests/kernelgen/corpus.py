@@ -13,7 +13,8 @@ from pathlib import Path
 from xdsl.dialects import func
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.interpreter import apply_pipeline, check_modules
+from pypto_mlir.interpreter import check_modules
+from pypto_mlir.check_pipeline import apply_pipeline
 from pypto_mlir.interpreter.values import InterpError
 from pypto_mlir.ir import parse_module
 from pypto_mlir.verify import verify_module

@@ -29,7 +29,7 @@ from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim
 from pypto_mlir.passes.analysis.affinity import move_direction
 from pypto_mlir.passes.analysis.mx_scale import SCALE_SPACES, scale_kind, scale_mat_type
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code, widened_shard_extent
-from pypto_mlir.passes.analysis.lanes import (
+from pypto_mlir.dialects.pto_lanes import (
     lane_step,
     needs_valid_clamp,
     split_code_of_dim,

@@ -11,7 +11,7 @@ from xdsl.dialects import func
 
 from kernelgen.corpus import ROOT, check_case, chunks
 from pypto_mlir.diagnostics import PtoError, capture_remarks
-from pypto_mlir.interpreter import apply_pipeline
+from pypto_mlir.check_pipeline import apply_pipeline
 from pypto_mlir.interpreter.values import InterpError
 from pypto_mlir.ir import make_context, parse_module
 from pypto_mlir.pipeline import PipelineError, parse_pipeline
