@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_abi import param_direction
 from pypto_mlir.dialects.pto_types import FunctionKind, TensorType, TileType
 
 from .machine import Machine, kind_of
@@ -55,18 +56,6 @@ def param_names(f: func.FuncOp) -> list[str]:
             n = f"{n}_{i}"
         names.append(n)
     return names
-
-
-def param_direction(f: func.FuncOp, i: int) -> str:
-    if f.arg_attrs is None:
-        return "in"
-    d = f.arg_attrs.data[i]
-    assert isinstance(d, DictionaryAttr)
-    if isinstance(d.data.get("pto.out"), UnitAttr):
-        return "out"
-    if isinstance(d.data.get("pto.inout"), UnitAttr):
-        return "inout"
-    return "in"
 
 
 def random_array(shape: tuple[int, ...], dt: np.dtype, rng: np.random.Generator) -> np.ndarray:
@@ -130,7 +119,6 @@ def copy_inputs(values: list[Any]) -> list[Any]:
         else:
             out.append(v)
     return out
-
 
 
 def run_timed(module: ModuleOp, entry: str | None = None, seed: int = 0, given=None) -> list:
