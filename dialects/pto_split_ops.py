@@ -28,8 +28,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from .pto_lanes import ceil_half, double, split_dim_of_code
 
-from .pto_op_base import _check_int_range, _require_shape, _require_space, _same_shape, _tile, get_int_attr, i64_attr, int_value
-from .pto_traits import HalvingRule, LaneHalving, BoundaryAffinity, PipeDirection, RegionAffinity, SharedAffinity, VectorAffinity
+from .pto_op_base import _check_int_range, _require_shape, _require_space, _same_shape, _tile, i64_attr, int_value
+from .pto_traits import CostFree, HalvingRule, LaneHalving, BoundaryAffinity, PipeDirection, RegionAffinity, SharedAffinity, VectorAffinity
 from .pto_types import DYNAMIC, SPLIT_MODES, SplitAttr, TileType, format_shape, is_cube_memory
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ class GetSubblockIdxOp(IRDLOperation):
     name = "pto.get_subblock_idx"
     result = result_def(IndexType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(LaneHalving(HalvingRule.LANE_ID), VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.LANE_ID), VectorAffinity(), CostFree(), Pure())
 
     def __init__(self):
         super().__init__(result_types=[IndexType()])
@@ -57,7 +57,7 @@ class GetSubblockIdxOp(IRDLOperation):
 
 def _check_split_attr(op: Operation, hi: int) -> int:
     _check_int_range(op, "split", 0, hi)
-    return get_int_attr(op, "split") or 0
+    return op.split.value.data  # type: ignore[attr-defined]
 
 
 def _check_boundary_shape(

@@ -46,6 +46,7 @@ from .pto_op_base import (
     split_mixed,
 )
 from .pto_traits import (
+    CostFree,
     HalvingRule,
     LaneHalving,
     FirstTileAffinity,
@@ -428,7 +429,7 @@ class CreateOp(IRDLOperation):
     name = "pto.create"
     result = result_def(TileType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(LaneHalving(HalvingRule.GENERATOR), SharedAffinity(), TileGenerator(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.GENERATOR), SharedAffinity(), TileGenerator(), CostFree(), Pure())
 
     def __init__(self, result_type: TileType):
         super().__init__(result_types=[result_type])

@@ -34,8 +34,8 @@ from pypto_mlir.dialects.pto_ops import TPOP_OPS, ReserveBufferOp, SplitAivScope
 from pypto_mlir.dialects.pto_traits import CoreSide, SlotView
 from pypto_mlir.dialects.pto_types import FunctionKind, TileType, kind_of, tile_bytes
 
-RING_SPACE = {CoreSide.AIV: "vec", CoreSide.AIC: "mat"}
-"""Where a core's consumer-side ring lives (public pto-isa RingFIFO: C2V_CONSUMER_BUF in UB, V2C in L1)."""
+RING_SPACE = {side: side.ring_space for side in CoreSide}
+"""Where a core's consumer-side ring lives (`CoreSide.ring_space`), by side."""
 
 
 @dataclass(eq=False)

@@ -20,6 +20,7 @@ from xdsl.passes import ModulePass
 
 from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_ops import ReserveBufferOp, pipe_init_of
+from pypto_mlir.dialects.pto_traits import CoreSide
 from pypto_mlir.dialects.pto_types import MEMORY_NAMES, MEMORY_SPACES, FuncInt, memory_capacity
 
 from ..analysis.budget import Buffer, MemoryBudget, SpacePeak, side_of
@@ -43,10 +44,8 @@ def _size(n: int) -> str:
 def _kernel_name(f: func.FuncOp) -> str:
     """The mixed kernel a half came from (`@k` for `@k_aiv`), whose attributes set the pipe depth."""
     name = f.sym_name.data
-    for suffix in ("_aic", "_aiv"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
+    half = CoreSide.kernel_of_half(name)
+    return half[0] if half is not None else name
 
 
 def _ring_hint(f: func.FuncOp, peak: SpacePeak, capacity: int, target: str) -> str:

@@ -60,7 +60,7 @@ PENDING: set[tuple[str, str]] = {
 }
 
 # Ceilings that can only go down: when a change removes lazy or TYPE_CHECKING imports, lower the number with it.
-LAZY_IMPORT_CEILING = 95
+LAZY_IMPORT_CEILING = 94
 TYPE_CHECKING_IMPORT_CEILING = 11
 
 # Circles tolerated for now, each exactly this set of modules (a circle that grows, or any other, fails the test).
