@@ -1,7 +1,8 @@
 """The inputs of a run (the entry function, seeded random arguments) and the timing model's run (`run_timed`).
 
-Kept apart from `runner.py`, which also drives pass pipelines: a pass may time a kernel (ExpandMixedKernel's
-ring depth choice) without importing the pipeline that imports the pass."""
+The interpreter runs no pass (running a pipeline between two runs is `pypto_mlir.check_pipeline`'s job, a driver).
+ExpandMixedKernel's ring-depth choice still calls `run_timed` here: the one edge from a pass into the interpreter,
+pending on the house-emk branch (`PENDING` in tests/tools/test_import_graph.py)."""
 
 from __future__ import annotations
 
