@@ -33,6 +33,9 @@ def int_value(attr: IntegerAttr | None) -> int | None:
 
 
 def get_int_attr(op: Operation, name: str) -> int | None:
+    """An integer attribute read by its name: left only for passes/expand_mixed_kernel/ until the house-emk merge
+    moves it to the accessors (`tests/dialects/test_typed_facts.py`, PENDING); everything else uses `int_value` on
+    an op's IRDL field or the op's own accessors."""
     attr = op.attributes.get(name)
     if isinstance(attr, IntegerAttr):
         return attr.value.data
