@@ -36,7 +36,8 @@ from pypto_mlir.dialects.pto_ops import TRANSFER_OPS, AicGatherOp, AivShardOp
 from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag, set_flag, set_split_mode
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.affinity import is_mixed
-from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
+from pypto_mlir.passes.analysis.transpose_hazard import check_kernel_transpose_hazard
+from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES, split_dim_of
 
 from ..common import FunctionKind, inline_execute_regions, kind_of, old_heap_frozen, split_mode
 from ..decisions import record, recording
@@ -116,8 +117,6 @@ def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False, skip: froz
     AUTO transpose hazard.  Checked here so that a kernel that cannot be split is rejected (or falls back) by this
     pass, at the op that forced it, instead of failing later in ExpandMixedKernel.  (The transpose hazard is only
     checked for the fallback: this pass itself lowers such a transpose, and ExpandMixedKernel reports it.)"""
-    from pypto_mlir.passes.expand_mixed_kernel.pass_ import check_transpose_hazard
-
     for op in f.walk():
         if op in skip:
             continue  # hand-written before the pass: ExpandMixedKernel checks them
@@ -131,10 +130,7 @@ def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False, skip: froz
             raise PtoError(_as_ours(e.message), op=op) from None
     if not transpose_hazard:
         return
-    try:
-        check_transpose_hazard(f)
-    except PtoError as e:
-        raise PtoError(_as_ours(e.message), op=e.op, loc=e.loc) from None
+    check_kernel_transpose_hazard(f, PASS)
 
 
 def _as_ours(message: str) -> str:

@@ -24,6 +24,7 @@ from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
+from pypto_mlir.dialects.pto_abi import task_id_of
 from pypto_mlir.dialects.pto_traits import CoreSide, SlotView
 from pypto_mlir.dialects.pto_types import (
     FuncFlag,
@@ -479,8 +480,8 @@ _PENDING = _Pending()
 
 def _task_id(call: Operation | None) -> str:
     """`, task N` for a member call with `pto.task_id = N` (the runtime task it is submitted as), for labels."""
-    attr = call.attributes.get("pto.task_id") if call is not None else None
-    return f", task {attr.value.data}" if attr is not None and hasattr(attr, "value") else ""
+    task = task_id_of(call) if call is not None else None
+    return f", task {task}" if task is not None else ""
 
 
 def _is_pending(v: Any) -> bool:
