@@ -33,46 +33,16 @@ def _emk() -> type[ModulePass]:
     return ExpandMixedKernelPass
 
 
-def _insert_gm_fences() -> type[ModulePass]:
-    from .expand_mixed_kernel.insert_gm_fences import InsertGmFencesPass
+def _emk_phase(cls_name: str) -> Callable[[], type[ModulePass]]:
+    """The loader of a phase pass of ExpandMixedKernel: `expand_mixed_kernel/pass_.py` imports every phase (its
+    `PHASES`), so one import loads them all."""
 
-    return InsertGmFencesPass
+    def load() -> type[ModulePass]:
+        from .expand_mixed_kernel import pass_
 
+        return next(cls for cls in pass_.PHASES if cls.__name__ == cls_name)
 
-def _split_mixed_kernel() -> type[ModulePass]:
-    from .expand_mixed_kernel.split_mixed_kernel import SplitMixedKernelPass
-
-    return SplitMixedKernelPass
-
-
-def _insert_tfree() -> type[ModulePass]:
-    from .expand_mixed_kernel.insert_tfree import InsertTfreePass
-
-    return InsertTfreePass
-
-
-def _setup_pipes() -> type[ModulePass]:
-    from .expand_mixed_kernel.setup_pipes import SetupPipesPass
-
-    return SetupPipesPass
-
-
-def _normalize_group_abi() -> type[ModulePass]:
-    from .expand_mixed_kernel.normalize_group_abi import NormalizeGroupAbiPass
-
-    return NormalizeGroupAbiPass
-
-
-def _adapt_manual_pushes() -> type[ModulePass]:
-    from .expand_mixed_kernel.adapt_manual_pushes import AdaptManualPushesPass
-
-    return AdaptManualPushesPass
-
-
-def _choose_ring_depth() -> type[ModulePass]:
-    from .expand_mixed_kernel.choose_ring_depth import ChooseRingDepthPass
-
-    return ChooseRingDepthPass
+    return load
 
 
 def _verify_expanded() -> type[ModulePass]:
@@ -103,32 +73,32 @@ PASSES: dict[str, PassInfo] = {
         PassInfo(
             "insert-gm-fences",
             "ExpandMixedKernel phase 1: check the input, fence every cross-core GM dependence of the mixed kernels",
-            _insert_gm_fences,
+            _emk_phase("InsertGmFencesPass"),
         ),
         PassInfo(
             "split-mixed-kernel",
             "ExpandMixedKernel phase 2: split each mixed kernel into @<f>_aic + @<f>_aiv (+ Group), convert pure ones",
-            _split_mixed_kernel,
+            _emk_phase("SplitMixedKernelPass"),
         ),
         PassInfo(
             "insert-tfree",
             "ExpandMixedKernel phase 3: free every tpop of the split halves once, after the last use of its slot",
-            _insert_tfree,
+            _emk_phase("InsertTfreePass"),
         ),
         PassInfo(
             "setup-pipes",
             "ExpandMixedKernel phase 4: the pipe setup (buffers, initialize_pipe) of each pair of split halves",
-            _setup_pipes,
+            _emk_phase("SetupPipesPass"),
         ),
         PassInfo(
             "normalize-group-abi",
             "ExpandMixedKernel phase 5: both members of every Group take the Group's parameter list",
-            _normalize_group_abi,
+            _emk_phase("NormalizeGroupAbiPass"),
         ),
         PassInfo(
             "adapt-manual-pushes",
             "ExpandMixedKernel phase 6: on a5, every V->C push sends the NZ / MX-scale layout the cube reads",
-            _adapt_manual_pushes,
+            _emk_phase("AdaptManualPushesPass"),
         ),
         PassInfo(
             "verify-mixed-kernel-expanded",
@@ -138,7 +108,7 @@ PASSES: dict[str, PassInfo] = {
         PassInfo(
             "choose-ring-depth",
             "ExpandMixedKernel phase 8: the ring depth of split kernels that set none, from the timing model",
-            _choose_ring_depth,
+            _emk_phase("ChooseRingDepthPass"),
         ),
         PassInfo(
             "verify-budget",

@@ -1,8 +1,8 @@
 """The input checks of ExpandMixedKernel: what a module must satisfy before its kernels are fenced and split.
 
 `insert-gm-fences`, the first phase, runs them; `split-mixed-kernel` runs them too when it is run alone (in the
-pipeline the fence phase has).  Module-wide (`check_expansion_input`): a target, no `pto.split_aiv_scope` region
-left, the deferred-waiter audit.  Per mixed kernel (`check_mixed_kernel`): the per-lane form of a data-parallel
+pipeline the fence phase has).  Module-wide (`check_expansion_input`, which first inlines the `scf.execute_region`s
+of every incore function): a target, no `pto.split_aiv_scope` region left, the deferred-waiter audit.  Per mixed kernel (`check_mixed_kernel`): the per-lane form of a data-parallel
 split, no transpose of the split axis, free names for the halves.
 """
 
@@ -22,15 +22,18 @@ from pypto_mlir.dialects.pto_types import DYNAMIC, FuncFlag, TileType, has_flag
 
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 from ..analysis.transpose_hazard import find_transpose_hazard
-from ..common import FunctionKind, kind_of, split_mode
+from ..common import FunctionKind, inline_execute_regions, kind_of, split_mode
 from .deferred_waiters import audit_deferred_waiters
 from .phase import PASS_NAME, ExpansionState, functions, half_name
 
 
 def check_expansion_input(module: ModuleOp, state: ExpansionState) -> None:
-    """The module-wide checks, in the order the pass has always made them."""
+    """The module-wide checks, in the order the pass has always made them.  Before its checks every incore
+    function has its `scf.execute_region`s inlined (`common.inline_execute_regions`, the rule LowerAutoVectorSplit
+    applies too), so the split, the repair, the fences and the tfree placement never meet one."""
     for f in functions(module):
         if kind_of(f) == FunctionKind.INCORE:
+            inline_execute_regions(f)  # the rule of both passes (common.py): the split sees one body
             reject_unlowered_regions(f)
     audit_deferred_waiters(module, state.affinity.placement)
 

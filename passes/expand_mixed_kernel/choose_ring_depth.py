@@ -12,7 +12,8 @@ reference.  Every choice is a "ring_depth" entry of the decision log.  Then `pto
 from every function: the protocol of the pairs is complete.  Running it again changes nothing.
 
 The timing comes from a cost model the pass is handed (`RingCostModel`); `run_pipeline` hands the default one
-(`pypto_mlir.timing.ring_model`), so this pass imports no interpreter.
+(`pypto_mlir.interpreter.ring_cost`, through `pipeline.DefaultRingCostModel`), so this pass imports no
+interpreter.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Expects: a verified module with a `pto.target`.  Checks (`checks.py`, located er
 region is left, the deferred-waiter contract, and for each mixed incore kernel the per-lane form of a
 data-parallel split, no transpose of the split axis, and free names `@<f>_aic` / `@<f>_aiv`.
 
-Guarantees: every cross-core GM dependence of every mixed incore kernel (RAW / WAR / WAW, both directions, loop
+Guarantees: no incore function holds an `scf.execute_region` (inlined first, as LowerAutoVectorSplit does); every
+cross-core GM dependence of every mixed incore kernel (RAW / WAR / WAW, both directions, loop
 carried; `analysis/hazards.py`) is ordered by a transfer or by a fence this phase wrote into the mixed body: a
 tpush on the producing side right after the first access and its tpop on the consuming side before the second
 (`gm_sync.py`; the handshake is on pipe 0, split code 0).  Nothing else changes; kernels stay `incore`, so the

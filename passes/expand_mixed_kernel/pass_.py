@@ -33,7 +33,6 @@ from pypto_mlir.verify import ensure_verified
 
 from ..common import old_heap_frozen, require_target
 from .adapt_manual_pushes import AdaptManualPushesPass
-from .checks import check_transpose_hazard  # noqa: F401  (LowerAutoVectorSplit's fallback check asks it here)
 from .choose_ring_depth import ChooseRingDepthPass, CostModelUser, check_ring_depth_option
 from .insert_gm_fences import InsertGmFencesPass
 from .insert_tfree import InsertTfreePass

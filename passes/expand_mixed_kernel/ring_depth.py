@@ -4,7 +4,7 @@ best modelled makespan within the memory budget.
 
 How: the pass asks a cost model (`RingCostModel`, handed to it: this module imports no interpreter and no timing
 model) for the modelled makespan of the kernel's Group `@f` at each candidate depth.  The default model,
-`pypto_mlir.timing.ring_model.ReplayRingCostModel`, runs the Group once in the interpreter on seeded inputs
+`pypto_mlir.interpreter.ring_cost.ReplayRingCostModel`, runs the Group once in the interpreter on seeded inputs
 (`Machine(timing=True)`), which records what each core runs, and replays the recording
 (`pypto_mlir.timing.timeline.replay`) for every candidate depth -- which ops run does not depend on the depth,
 only when; the pipeline runner (`pypto_mlir.pipeline.run_pipeline`) hands it to the passes that take one.  Candidates are the default depth
@@ -145,7 +145,7 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
             raise MissingCostModel(
                 f"choose-ring-depth: the depth of @{name} is to be chosen by a timing model (ring-depth=auto), but no "
                 "cost model was handed to the pass; run it through pypto_mlir.pipeline.run_pipeline, or give it one "
-                "with .with_cost_model(pypto_mlir.timing.ring_model.ReplayRingCostModel())"
+                "with .with_cost_model(pypto_mlir.pipeline.DefaultRingCostModel())"
             )
         timed = model.makespans(module, name, candidates)
         if isinstance(timed, str):

@@ -41,6 +41,7 @@ __all__ = [
     "parse_pipeline",
     "pass_display_name",
     "run_pipeline",
+    "DefaultRingCostModel",
     "with_default_models",
 ]
 
@@ -198,13 +199,21 @@ def _instantiate(cls: type[ModulePass], arg_spec: ArgSpec, spec: str, s: int, e:
         raise PipelineError(_caret(spec, s, e, f"bad options for pass '{cls.name}': {err} ({known})")) from None
 
 
-def with_default_models(p: ModulePass) -> ModulePass:
-    """`p`, handed the default ring cost model (`timing.ring_model`, the timing model's) when it takes a cost model
-    (`choose-ring-depth`, `expand-mixed-kernel`) and has none: the passes import no timing model themselves."""
-    if getattr(p, "cost_model", False) is None:
-        from pypto_mlir.timing.ring_model import default_ring_cost_model
+class DefaultRingCostModel:
+    """The ring cost model the drivers hand to the passes: `interpreter.ring_cost.ReplayRingCostModel`, loaded when
+    a kernel is first timed (the interpreter loads NumPy; most runs time nothing)."""
 
-        return p.with_cost_model(default_ring_cost_model())  # type: ignore[attr-defined]
+    def makespans(self, module: ModuleOp, group: str, depths: list[int]) -> dict[int, int | None] | str:
+        from pypto_mlir.interpreter.ring_cost import ReplayRingCostModel
+
+        return ReplayRingCostModel().makespans(module, group, depths)
+
+
+def with_default_models(p: ModulePass) -> ModulePass:
+    """`p`, handed the default ring cost model when it takes a cost model (`choose-ring-depth`,
+    `expand-mixed-kernel`) and has none: the passes import neither the interpreter nor the timing model."""
+    if getattr(p, "cost_model", False) is None:
+        return p.with_cost_model(DefaultRingCostModel())  # type: ignore[attr-defined]
     return p
 
 

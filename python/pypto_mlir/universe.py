@@ -6,6 +6,7 @@ prints as `file:line:col: error: ...` (exit status 1) instead of a Python traceb
 from xdsl.universe import Universe
 
 from pypto_mlir.passes import PASSES
+from pypto_mlir.pipeline import DefaultRingCostModel
 from pypto_mlir.xdsl_host import install_uncaught_error_hook
 
 
@@ -27,9 +28,7 @@ def _with_default_models(load):
         def __post_init__(self) -> None:
             cls.__post_init__(self)
             if self.cost_model is None:
-                from pypto_mlir.timing.ring_model import default_ring_cost_model
-
-                object.__setattr__(self, "cost_model", default_ring_cost_model())
+                object.__setattr__(self, "cost_model", DefaultRingCostModel())
 
         return type(cls.__name__, (cls,), {"__post_init__": __post_init__})
 

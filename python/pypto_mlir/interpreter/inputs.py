@@ -1,8 +1,8 @@
 """The inputs of a run (the entry function, seeded random arguments) and the timing model's run (`run_timed`).
 
-Kept apart from `runner.py`, which also drives pass pipelines: the ring cost model (`timing/ring_model.py`, which
-the pipeline hands to ExpandMixedKernel's ring depth choice) times a kernel without importing the pipeline that
-imports the passes."""
+The interpreter runs no pass (running a pipeline between two runs is `pypto_mlir.check_pipeline`'s job, a driver).
+No pass calls `run_timed` either: ExpandMixedKernel's ring depth choice asks a cost model it is handed, and the
+default one (`ring_cost.py`, handed by the pipeline runner) is what runs the kernel here."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_abi import param_direction
 from pypto_mlir.dialects.pto_types import FunctionKind, TensorType, TileType
 
 from .machine import Machine, kind_of
@@ -56,18 +57,6 @@ def param_names(f: func.FuncOp) -> list[str]:
             n = f"{n}_{i}"
         names.append(n)
     return names
-
-
-def param_direction(f: func.FuncOp, i: int) -> str:
-    if f.arg_attrs is None:
-        return "in"
-    d = f.arg_attrs.data[i]
-    assert isinstance(d, DictionaryAttr)
-    if isinstance(d.data.get("pto.out"), UnitAttr):
-        return "out"
-    if isinstance(d.data.get("pto.inout"), UnitAttr):
-        return "inout"
-    return "in"
 
 
 def random_array(shape: tuple[int, ...], dt: np.dtype, rng: np.random.Generator) -> np.ndarray:
@@ -131,7 +120,6 @@ def copy_inputs(values: list[Any]) -> list[Any]:
         else:
             out.append(v)
     return out
-
 
 
 def run_timed(module: ModuleOp, entry: str | None = None, seed: int = 0, given=None) -> list:

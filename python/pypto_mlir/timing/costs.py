@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
+from pypto_mlir.dialects.pto_tile_ops import MoveOp
 from pypto_mlir.dialects.pto_traits import (
+    CostFree,
     CubeCompute,
     GmAccess,
     PipeFree,
@@ -25,6 +27,7 @@ from pypto_mlir.dialects.pto_traits import (
     PipePush,
     PipeSetup,
     SlotView,
+    Transcendental,
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType, element_bits
 
@@ -92,13 +95,6 @@ TARGET_COSTS: dict[str, TargetCosts] = {
 DEFAULT_TARGET = "a2a3"
 """The table used for a module without `pto.target`."""
 
-TRANSCENDENTAL = frozenset(
-    {"pto.exp", "pto.log", "pto.sqrt", "pto.rsqrt", "pto.recip", "pto.div", "pto.divs", "pto.row_expand_div",
-     "pto.col_expand_div"}
-)
-"""Vector ops charged `vector_transcendental` repeats per 256 bytes."""
-
-
 @dataclass(frozen=True)
 class Cost:
     """The modelled cycles of one op and the unit that spends them: `cube`, `vector`, `mte` (a data move: GM or
@@ -145,7 +141,7 @@ def cost_of(op: Operation, target: str | None) -> Cost:
     """The modelled cost of `op` (no regions: a loop's cost is its body's) on `target` (None: a2a3's table)."""
     c = costs_for(target)
     tile = _tile_bytes(op)
-    if op.has_trait(SlotView) or op.name in ("pto.get_subblock_idx", "pto.tensor_cast", "pto.create"):
+    if op.has_trait(SlotView) or op.has_trait(CostFree):
         return Cost(0, "view")
     if op.has_trait(PipePush):
         return Cost(max(1, math.ceil(tile / c.pipe_bytes_per_cycle)), "pipe")
@@ -163,10 +159,10 @@ def cost_of(op: Operation, target: str | None) -> Cost:
     if not tile:
         return Cost(c.scalar_op, "scalar")
     spaces = {v.type.space for v in (*op.operands, *op.results) if isinstance(v.type, TileType)}
-    if op.name == "pto.move" or spaces != {"vec"}:
+    if isinstance(op, MoveOp) or spaces != {"vec"}:
         # A move between memories, or another cube-side tile op (a fill of an accumulator, a bias move).
         return Cost(max(1, math.ceil(tile / c.onchip_bytes_per_cycle)), "mte")
     repeats = math.ceil(tile / c.vector_bytes_per_cycle)
-    if op.name in TRANSCENDENTAL:
+    if op.has_trait(Transcendental):  # charged `vector_transcendental` repeats per 256 bytes
         repeats *= c.vector_transcendental
     return Cost(c.vector_issue + repeats, "vector")
