@@ -43,14 +43,14 @@ PASS_NAME = "ExpandMixedKernel"
 
 
 def half_name(kernel: str, side: CoreSide) -> str:
-    """The name of the `side` half of the mixed kernel `@kernel`: `<kernel>_aic` / `<kernel>_aiv`."""
-    return f"{kernel}_{side.value}"
+    """The name of the `side` half of the mixed kernel `@kernel` (the rule's one home: `CoreSide.half_name`)."""
+    return side.half_name(kernel)
 
 
 def kernel_of_half(name: str, side: CoreSide) -> str | None:
     """The mixed kernel whose `side` half is named `name` (None when `name` is not such a name)."""
-    suffix = half_name("", side)
-    return name[: -len(suffix)] if name.endswith(suffix) and len(name) > len(suffix) else None
+    found = CoreSide.kernel_of_half(name)
+    return found[0] if found is not None and found[1] is side and found[0] else None
 
 
 def functions(module: ModuleOp) -> list[func.FuncOp]:

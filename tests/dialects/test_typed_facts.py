@@ -30,10 +30,8 @@ SOURCES = sorted(p for folder in ("dialects", "passes", "python", "tools") for p
 
 EMK = "passes/expand_mixed_kernel/"
 PENDING: dict[str, set[str]] = {
-    "by_name": {EMK + n for n in ("group_abi.py", "mx_scale.py", "pipe_metadata.py", "ring_depth.py", "tfree.py",
-                                  "verifier.py")},
+    "by_name": {EMK + n for n in ("group_abi.py", "mx_scale.py", "pipe_metadata.py", "tfree.py", "verifier.py")},
     "abi": {EMK + "group_abi.py"},
-    "half_name": {EMK + n for n in ("pass_.py", "pipe_setup.py", "ring_depth.py")},
 }
 
 FIELDS = "slot_num|local_slot_num|slot_size|dir_mask|id|split|lane_stride|size|name|base|atomic|peer_func"
