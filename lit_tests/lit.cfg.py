@@ -1,5 +1,6 @@
 # lit configuration of the pypto-mlir regression suite.
 # Finds `pypto-opt` (and `pypto-run` when present) and the Python `filecheck`, next to the running Python first.
+import importlib.util
 import os
 import shutil
 import sys
@@ -140,6 +141,9 @@ for tool in ("pypto-opt", "pypto-run", "filecheck"):
             path = f"{_client} {tool} {path}"
     config.substitutions.append((r"\b" + tool + r"\b", path))
 
+
+if importlib.util.find_spec("mlir") is not None:  # upstream MLIR's Python bindings (the `mlir` extra)
+    config.available_features.add("mlir-bindings")
 
 _mlir_opt, _why = _find_mlir_opt()
 _required = not _param_off("require_mlir", "0")

@@ -328,22 +328,32 @@ def _strip(msg: str) -> str:
     return msg.strip().rstrip(".") if msg else "parse error"
 
 
-def parse_module(text: str, name: str = "<stdin>", ctx: Context | None = None, line_offset: int = 0) -> ModuleOp:
-    """Parse `text` into a module; raises `PtoError` with the source location on malformed input."""
+def parse_module(
+    text: str, name: str = "<stdin>", ctx: Context | None = None, line_offset: int = 0, implicit_module: bool = True
+) -> ModuleOp:
+    """Parse `text` into a module; raises `PtoError` with the source location on malformed input. A list of ops
+    is wrapped in a module unless `implicit_module=False` (`pypto-opt --no-implicit-module`)."""
     ctx = ctx or make_context()
     try:
         parser = LocatedParser(ctx, text, name, line_offset)
     except ParseError as e:  # the first token is already bad (a stray non-ASCII character, ...)
         raise parse_error_to_pto(e, line_offset) from None
     try:
-        module = parser.parse_module()
+        module = parser.parse_module(implicit_module)
     except ParseError as e:
         err = parse_error_to_pto(e, line_offset)
         if m := re.fullmatch(r"Operation ([\w.$-]+) is not registered", err.message):
+            # xDSL points after the name (at its `(` or `:`); the caret goes under the name itself
+            at = text.rfind(m.group(1), 0, e.span.start)
+            loc = parser._loc_at(at) if at >= 0 else None
             err = PtoError(
                 f"unknown operation '{m.group(1)}'; the pto ops are listed in docs/dialect.md "
                 "(--allow-unregistered-dialect keeps ops of other dialects)",
-                loc=err.loc,
+                loc=SourceLoc(name, loc.line.data, loc.column.data) if loc is not None else err.loc,
+            )
+        elif not implicit_module and err.message == "builtin.module operation expected":
+            err = PtoError(
+                "expected a builtin.module: with --no-implicit-module a list of ops is not wrapped in one", loc=err.loc
             )
         elif err.message == "SSA value used before assignment":
             err = PtoError(
