@@ -1,7 +1,11 @@
 // RUN: pypto-run %s --entry phase --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel --timing | filecheck %s --check-prefixes=CHECK,A2A3
 // RUN: sed 's/a2a3/a5/' %s | pypto-run - --entry phase --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel --timing | filecheck %s --check-prefixes=CHECK,A5
 // RUN: pypto-run %s --entry phase --quiet --check-pipeline 'lower-auto-vector-split,expand-mixed-kernel{ring-depth=fixed}' --timing | filecheck %s --check-prefix=FIXED
-// RUN: pypto-run %s --entry phase --quiet --timing | filecheck %s --check-prefix=UNEXPANDED
+// RUN: pypto-run %s --entry phase --quiet --timing 2>&1 | filecheck %s --check-prefixes=UNEXPANDED,UNEXPANDED-A2A3
+// RUN: sed 's/a2a3/a5/' %s | pypto-run - --entry phase --quiet --timing 2>&1 | filecheck %s --check-prefixes=UNEXPANDED,UNEXPANDED-A5
+// RUN: pypto-run %s --entry phase --quiet --trace %t.mixed.json 2>&1 | filecheck %s --check-prefix=UNEXPANDED-NOTE
+// RUN: %python %S/../support/check_trace.py %t.mixed.json | filecheck %s --check-prefix=TRACE
+// RUN: not pypto-run %s --entry phase --quiet --timing --check-pipeline lower-auto-vector-split 2>&1 | filecheck %s --check-prefix=NOTHING
 // RUN: pypto-run %s --entry phase --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel --trace %t.a2a3.json
 // RUN: %python %S/../support/check_trace.py %t.a2a3.json | filecheck %s --check-prefix=TRACE
 // RUN: sed 's/a2a3/a5/' %s | pypto-run - --entry phase --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel --trace %t.a5.json
@@ -39,8 +43,22 @@
 // TRACE-NEXT: flows 16
 // TRACE-NEXT: unit 1 us = 1 modelled cycle
 
-// The unexpanded kernel runs outside any Group: there is nothing to time.
-// UNEXPANDED: no Group ran: the model times expanded kernels (run the program after --expand-mixed-kernel)
+// The mixed kernel as written runs outside any Group, which the model cannot time: pypto-run says so and times
+// the output of the default pipeline (the same figures as with --check-pipeline above), then the same kernel
+// without its pto.split request through the same pipeline, so the gain of the lane split is visible. --trace
+// alone writes the same (non-empty) trace as above.
+// UNEXPANDED-NOTE:        timing_report.mlir: note: the timing model times mixed kernels once they are split into AIC and AIV kernels: timing the output of the default pipeline 'lower-auto-vector-split,expand-mixed-kernel' (choose the passes with --check-pipeline)
+// UNEXPANDED:             note: the timing model times mixed kernels once they are split into AIC and AIV kernels: timing the output of the default pipeline 'lower-auto-vector-split,expand-mixed-kernel'
+// UNEXPANDED-A2A3:        Group @phase (a2a3): makespan 7055 cycles, 1.05x the overlap bound
+// UNEXPANDED-A5:          Group @phase (a5): makespan 6493 cycles
+// UNEXPANDED:             unsplit: the same kernels without their pto.split request, through the same pipeline
+// UNEXPANDED-A2A3-NEXT:     Group @phase: makespan 7055 cycles split, 7964 unsplit (0.89x)
+// UNEXPANDED-A2A3-NEXT:   total makespan 7055 cycles split, 7964 unsplit: the split takes 0.89x the unsplit time
+// UNEXPANDED-A5-NEXT:       Group @phase: makespan 6493 cycles split, 7850 unsplit (0.83x)
+// UNEXPANDED-A5-NEXT:     total makespan 6493 cycles split, 7850 unsplit: the split takes 0.83x the unsplit time
+// A pipeline that does not expand leaves nothing to time: an error that says what to add, not an empty report.
+// NOTHING: pypto-run: error: --timing: no Group ran, so there is nothing to time (the timing model times the AIC + AIV Groups ExpandMixedKernel makes); add it to the pipeline: --check-pipeline 'lower-auto-vector-split,expand-mixed-kernel'
+
 
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @phase(%a: !pto.tensor<256x64xbf16>, %b: !pto.tensor<64x64xbf16>, %out_0: !pto.tensor<256x64xf32> {pto.out}) -> !pto.tensor<256x64xf32>

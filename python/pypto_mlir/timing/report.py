@@ -66,7 +66,7 @@ def format_text(scheds: list[Schedule]) -> str:
     lines = [f"timing ({DISCLAIMER})"]
     if not data["groups"]:
         lines.append("no Group ran: the model times expanded kernels (run the program after --expand-mixed-kernel)")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n"  # (pypto-run never prints this: it times the pipeline's output instead)
     for g in data["groups"]:
         ratio = f", {g['makespan'] / g['overlap_bound']:.2f}x the overlap bound" if g["overlap_bound"] else ""
         lines.append(f"{g['group']} ({g['target'] or 'no target, a2a3 table'}): makespan {g['makespan']} cycles{ratio}")
@@ -136,7 +136,9 @@ def chrome_trace(scheds: list[Schedule]) -> dict[str, Any]:
                          "ts": offset + p.start}
                     )
         offset += s.makespan
-    return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": {"unit": "1 us = 1 modelled cycle", "note": DISCLAIMER}}
+    # No "displayTimeUnit": the format's timestamps are microseconds, and "1 us = 1 modelled cycle" is the whole
+    # convention (a display unit of "ns" beside it would contradict it).
+    return {"traceEvents": events, "otherData": {"unit": "1 us = 1 modelled cycle", "note": DISCLAIMER}}
 
 
 def write_trace(scheds: list[Schedule], path: str) -> None:
