@@ -13,32 +13,53 @@ mlir-opt does: every expected error must be reported on its line, and no other e
 
 from __future__ import annotations
 
-import argparse
 import gc
-import os
-import re
-import sys
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass
 
-# Only what every run needs is imported here: the parser and printer (`ir`, which loads the func/arith/scf/pto
-# dialects when the input first uses them), the verifier and the pass *registry*; a pass module is imported when
-# the command line names the pass, the upstream-MLIR helpers when bytecode or mlir-opt is asked for.
-# tests/tools/test_startup.py fails if a heavy module is imported on the plain path.
-from pypto_mlir.diagnostics import PtoError, SourceLoc, capture_remarks
-from pypto_mlir.ir import make_context, parse_module, print_module
-from pypto_mlir.passes import PASSES
-from pypto_mlir.pipeline import (
-    PipelineError,
-    PipelineHooks,
-    describe_pass,
-    parse_pipeline,
-    pass_display_name,
-    run_pipeline,
-)
-from pypto_mlir.tools.opt_flags import emit_bytecode, format_statistics, pass_statistics, pipeline_text, unknown_flag_message
-from pypto_mlir.verify import VerifyMemo, verify_module
+# Cyclic-GC thresholds while pypto-opt runs (docs/performance.md, "Garbage collection"). An IR module is a large
+# graph of small objects that are allocated by the thousand and live until the process ends, so with CPython's
+# defaults (700, 10, 10) the collector re-traverses the growing heap again and again: 15-20 % of a pipeline run
+# on a 500-kernel module, growing faster than the input. A young generation of 100k allocations and rarer older
+# collections keep cycles collected (memory close to the default's) at a fraction of the cost. The imports below
+# (xDSL's builtin dialect, parser and printer: most of the startup) run with them too, and the caller's are
+# restored after them; `main` sets them again for the run.
+GC_THRESHOLDS = (100_000, 50, 100)
+_caller_gc = gc.get_threshold()
+gc.set_threshold(*GC_THRESHOLDS)
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+
+try:
+    # Only what every run needs is imported here: the parser and printer (`ir`, which loads the func/arith/scf/
+    # pto dialects when the input first uses them), the verifier and the pass *registry*; a pass module is
+    # imported when the command line names the pass, the upstream-MLIR helpers when bytecode or mlir-opt is
+    # asked for. tests/tools/test_startup.py fails if a heavy module is imported on the plain path.
+    from pypto_mlir.diagnostics import PtoError, SourceLoc, capture_remarks
+    from pypto_mlir.ir import make_context, parse_module, print_module
+    from pypto_mlir.passes import PASSES
+    from pypto_mlir.pipeline import (
+        PipelineError,
+        PipelineHooks,
+        describe_pass,
+        parse_pipeline,
+        pass_display_name,
+        run_pipeline,
+    )
+    from pypto_mlir.tools.opt_flags import (
+        emit_bytecode,
+        format_statistics,
+        pass_statistics,
+        pipeline_text,
+        unknown_flag_message,
+    )
+    from pypto_mlir.verify import VerifyMemo, verify_module
+finally:
+    gc.set_threshold(*_caller_gc)
 
 SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)  # not \s: it would swallow the next blank line
 EXPECTED = re.compile(r"//\s*expected-(error|warning|note|remark)\s*(@(?:[+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
@@ -543,14 +564,6 @@ def write_output(path: str, text: str | bytes) -> None:
         except OSError:
             pass
         raise
-
-
-# Cyclic-GC thresholds while pypto-opt runs (docs/performance.md, "Garbage collection"). An IR module is a large
-# graph of small objects that are allocated by the thousand and live until the process ends, so with CPython's
-# defaults (700, 10, 10) the collector re-traverses the growing heap again and again: 15-20 % of a pipeline run
-# on a 500-kernel module, growing faster than the input. A young generation of 100k allocations and rarer older
-# collections keep cycles collected (memory close to the default's) at a fraction of the cost.
-GC_THRESHOLDS = (100_000, 50, 100)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
