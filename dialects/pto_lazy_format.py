@@ -2,18 +2,16 @@
 
 xDSL reads an op class's `assembly_format` into a `FormatProgram` when the class is defined: for the 85 `pto`
 ops that is about a third of the dialect's import, paid by every run, though a kernel uses a dozen of them
-(docs/performance.md, "Startup on a real input"). While the dialect's modules are imported
-(`dialects/__init__.py`), `lazy_assembly_formats()` has xDSL's `FormatProgram.from_str` return a
-`LazyFormatProgram`, which reads the format on its first `parse` / `print` and is the real program from then on.
+(docs/performance.md, "Startup on a real input"). `install()` (called by `dialects/__init__.py` before any op
+family is defined) has xDSL's `FormatProgram.from_str` return a `LazyFormatProgram` for a `pto` op, which reads
+the format on its first `parse` / `print` and is the real program from then on; the ops of every other dialect
+are read by xDSL as before.
 The parse and print of every op are xDSL's own, unchanged; only the time a format is read moves. A malformed
 format would surface at the op's first use instead of at import, so `tests/dialects/test_lazy_formats.py`
 reads every format of the dialect (`read_all`) and compares the printed output of the examples.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from xdsl.irdl.declarative_assembly_format import FormatProgram
 
@@ -42,14 +40,17 @@ class LazyFormatProgram:
         return self.program().print(printer, op)
 
 
-@contextmanager
-def lazy_assembly_formats() -> Iterator[None]:
-    """Op classes defined inside the block get a `LazyFormatProgram` for their assembly format."""
-    FormatProgram.from_str = staticmethod(LazyFormatProgram)  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        FormatProgram.from_str = staticmethod(_read)  # type: ignore[method-assign]
+def _from_str(text: str, op_def) -> FormatProgram | LazyFormatProgram:
+    """xDSL's reader for every other dialect's ops; a `LazyFormatProgram` for a `pto` op."""
+    if op_def.name.startswith("pto."):
+        return LazyFormatProgram(text, op_def)
+    return _read(text, op_def)
+
+
+def install() -> None:
+    """Have xDSL read a `pto` op's format lazily from now on (idempotent; `dialects/__init__.py` calls it before
+    any op family is defined). Ops of other dialects are read by xDSL as before."""
+    FormatProgram.from_str = staticmethod(_from_str)  # type: ignore[method-assign]
 
 
 def read_all(op_classes) -> int:
