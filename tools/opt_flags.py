@@ -84,27 +84,19 @@ def format_statistics(stats: dict[str, list[tuple[int, str, str]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def emit_bytecode(text: str, name: str) -> bytes:
+def emit_bytecode(text: str) -> bytes:
     """The module `text` (generic form) as MLIR bytecode, written by upstream MLIR's bindings; a PtoError that
     says to install the `mlir` extra when they are missing."""
     import io
 
-    from pypto_mlir.diagnostics import PtoError
-    from pypto_mlir.mlir_tools import MLIR_EXTRA_HINT
+    from pypto_mlir.mlir_tools import MLIR_EXTRA_HINT, parse_upstream
 
-    try:
-        from mlir import ir as mlir_ir
-    except (ImportError, OSError):
-        raise PtoError(
-            f"--emit-bytecode writes MLIR bytecode through upstream MLIR's Python bindings; {MLIR_EXTRA_HINT}",
-            loc=None,
-        ) from None
-    ctx = mlir_ir.Context()
-    ctx.allow_unregistered_dialects = True
-    try:
-        module = mlir_ir.Module.parse(text, ctx)
-    except mlir_ir.MLIRError as e:  # pragma: no cover - our generic output is upstream-readable (lit_tests/mlir)
-        raise PtoError(f"upstream MLIR cannot read the output to write it as bytecode: {e}", loc=None) from None
+    module = parse_upstream(
+        text,
+        None,
+        f"--emit-bytecode writes MLIR bytecode through upstream MLIR's Python bindings; {MLIR_EXTRA_HINT}",
+        "upstream MLIR cannot read the output to write it as bytecode",
+    )
     out = io.BytesIO()
     module.operation.write_bytecode(out)
     return out.getvalue()

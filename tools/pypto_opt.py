@@ -664,7 +664,7 @@ def _main(argv: Sequence[str] | None) -> int:
     result: str | bytes = "// -----\n".join(outputs)
     if args.emit_bytecode and not failed:
         try:
-            result = emit_bytecode(str(result), name)
+            result = emit_bytecode(str(result))
         except PtoError as e:
             sys.stderr.write(e.format(fallback=name) + "\n")
             return 1
