@@ -340,7 +340,7 @@ def _kernel_text(k: dict) -> list[str]:
     if "ring_depth" in k:
         rd = k["ring_depth"]
         if rd["chosen"]:
-            spans = ", ".join(f"{d}: {m if m is not None else 'deadlock'}" for d, m in rd["makespans"].items())
+            spans = ", ".join(f"{d}: {m if m is not None else 'deadlock or unguarded'}" for d, m in rd["makespans"].items())
             out.append(f"  ring depth {rd['slot_num']}: {rd['reason']} (modelled cycles per depth: {spans})")
         else:
             out.append(f"  ring depth {rd['slot_num']} (the default, not chosen): {rd['reason']}")
