@@ -62,3 +62,35 @@ def test_odd_depths_from_five_leave_slot_reuses_unguarded():
     assert unguarded_reuses(5)[:3] == [5, 7, 9]
     assert [d for d in DEPTHS if depth_is_guarded(d)] == [1, 2, 3, 4, 6, 8]
 
+
+def test_the_depth_interface_times_a_group_over_stated_scalar_values():
+    from pathlib import Path
+
+    from pypto_mlir.interpreter.runner import apply_pipeline
+    from pypto_mlir.ir import parse_module
+    from pypto_mlir.timing.depth import depth_makespans, least_depth, record_runs
+
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "lit_tests/expand_mixed_kernel/ring_depth_chosen.mlir").read_text()
+    module = parse_module(text)
+    apply_pipeline(module, "lower-auto-vector-split,expand-mixed-kernel{ring-depth=fixed}")
+    one = record_runs(module, "phase_incore_0")
+    spans = depth_makespans(one, range(2, 9))
+    assert spans[5] is None and spans[7] is None  # unguarded in pto-isa's flow control
+    assert spans[3] < spans[2] and least_depth(spans) == 2
+    assert depth_makespans(one + one, [3])[3] == 2 * spans[3]  # runs add up
+
+
+def test_a_kernel_with_a_scalar_parameter_is_timed_over_the_stated_values():
+    from pathlib import Path
+
+    from pypto_mlir.interpreter.runner import apply_pipeline
+    from pypto_mlir.ir import parse_module
+    from pypto_mlir.timing.depth import depth_makespans, record_runs
+
+    root = Path(__file__).resolve().parents[2]
+    module = parse_module((root / "lit_tests/expand_mixed_kernel/reference_pr2830_if_param.mlir").read_text())
+    apply_pipeline(module, "lower-auto-vector-split,expand-mixed-kernel")
+    runs = record_runs(module, "pick_vec", [{"c": 0}, {"c": 1}])  # %c: i1 picks the branch
+    per_run = [depth_makespans([r], [2])[2] for r in runs]
+    assert all(per_run) and depth_makespans(runs, [2])[2] == sum(per_run)
