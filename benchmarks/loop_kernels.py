@@ -19,27 +19,20 @@ TRIPS = 8
 _HEAD = "builtin.module attributes {{pto.target = #pto.target<{target}>}} {{\n"
 
 
-def round_trip(target: str) -> str:
+def _accumulating(target: str, name: str, params: str, prologue: str, body: str) -> str:
+    """A kernel `@<name>_incore(<params>, %out_0)` that sums a 64x128 f32 vec tile over `TRIPS` iterations of
+    `%i` (step 64): `prologue` before the loop, `body` computes `%term` from `%i`; the sum is stored to %out_0."""
     n = 64 * TRIPS
-    return _HEAD.format(target=target) + f"""  func.func @round_trip_incore(%x: !pto.tensor<{n}x128xf32>, %w: !pto.tensor<128x128xbf16>,
-                                %out_0: !pto.tensor<64x128xf32> {{pto.out}}) -> !pto.tensor<64x128xf32>
+    return _HEAD.format(target=target) + f"""  func.func @{name}_incore({params},
+      %out_0: !pto.tensor<64x128xf32> {{pto.out}}) -> !pto.tensor<64x128xf32>
       attributes {{pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>}} {{
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %cn = arith.constant {n} : index
     %zero = arith.constant 0.0 : f32
-    %scale = arith.constant 0.5 : f32
-    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
-    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
-    %init = pto.full %zero : f32 -> !pto.tile<64x128xf32, vec>
+{prologue}    %init = pto.full %zero : f32 -> !pto.tile<64x128xf32, vec>
     %acc = scf.for %i = %c0 to %cn step %c64 iter_args(%sum = %init) -> (!pto.tile<64x128xf32, vec>) {{
-      %x_vec = pto.load %x[%i, 0] : !pto.tensor<{n}x128xf32> -> !pto.tile<64x128xf32, vec>
-      %x_s = pto.muls %x_vec, %scale : !pto.tile<64x128xf32, vec>, f32
-      %x_bf = pto.cast %x_s : !pto.tile<64x128xf32, vec> -> !pto.tile<64x128xbf16, vec>
-      %x_left = pto.move %x_bf : !pto.tile<64x128xbf16, vec> -> !pto.tile<64x128xbf16, left>
-      %y_acc = pto.matmul %x_left, %w_right : !pto.tile<64x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<64x128xf32, acc>
-      %y = pto.move %y_acc : !pto.tile<64x128xf32, acc> -> !pto.tile<64x128xf32, vec>
-      %next = pto.add %sum, %y : !pto.tile<64x128xf32, vec>
+{body}      %next = pto.add %sum, %term : !pto.tile<64x128xf32, vec>
       scf.yield %next : !pto.tile<64x128xf32, vec>
     }}
     %out_1 = pto.store %acc, %out_0[0, 0] : !pto.tile<64x128xf32, vec>, !pto.tensor<64x128xf32>
@@ -49,34 +42,37 @@ def round_trip(target: str) -> str:
 """
 
 
+def round_trip(target: str) -> str:
+    n = 64 * TRIPS
+    prologue = """    %scale = arith.constant 0.5 : f32
+    %w_mat = pto.load %w[0, 0] : !pto.tensor<128x128xbf16> -> !pto.tile<128x128xbf16, mat>
+    %w_right = pto.move %w_mat : !pto.tile<128x128xbf16, mat> -> !pto.tile<128x128xbf16, right>
+"""
+    body = f"""      %x_vec = pto.load %x[%i, 0] : !pto.tensor<{n}x128xf32> -> !pto.tile<64x128xf32, vec>
+      %x_s = pto.muls %x_vec, %scale : !pto.tile<64x128xf32, vec>, f32
+      %x_bf = pto.cast %x_s : !pto.tile<64x128xf32, vec> -> !pto.tile<64x128xbf16, vec>
+      %x_left = pto.move %x_bf : !pto.tile<64x128xbf16, vec> -> !pto.tile<64x128xbf16, left>
+      %y_acc = pto.matmul %x_left, %w_right : !pto.tile<64x128xbf16, left>, !pto.tile<128x128xbf16, right> -> !pto.tile<64x128xf32, acc>
+      %term = pto.move %y_acc : !pto.tile<64x128xf32, acc> -> !pto.tile<64x128xf32, vec>
+"""
+    params = f"%x: !pto.tensor<{n}x128xf32>, %w: !pto.tensor<128x128xbf16>"
+    return _accumulating(target, "round_trip", params, prologue, body)
+
+
 def k_loop(target: str) -> str:
     k = 64 * TRIPS
-    return _HEAD.format(target=target) + f"""  func.func @k_loop_incore(%a: !pto.tensor<64x{k}xbf16>, %b: !pto.tensor<{k}x128xbf16>,
-                            %out_0: !pto.tensor<64x128xf32> {{pto.out}}) -> !pto.tensor<64x128xf32>
-      attributes {{pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>}} {{
-    %c0 = arith.constant 0 : index
-    %c64 = arith.constant 64 : index
-    %ck = arith.constant {k} : index
-    %zero = arith.constant 0.0 : f32
-    %init = pto.full %zero : f32 -> !pto.tile<64x128xf32, vec>
-    %acc = scf.for %kk = %c0 to %ck step %c64 iter_args(%sum = %init) -> (!pto.tile<64x128xf32, vec>) {{
-      %a_mat = pto.load %a[0, %kk] : !pto.tensor<64x{k}xbf16> -> !pto.tile<64x64xbf16, mat>
-      %b_mat = pto.load %b[%kk, 0] : !pto.tensor<{k}x128xbf16> -> !pto.tile<64x128xbf16, mat>
+    body = f"""      %a_mat = pto.load %a[0, %i] : !pto.tensor<64x{k}xbf16> -> !pto.tile<64x64xbf16, mat>
+      %b_mat = pto.load %b[%i, 0] : !pto.tensor<{k}x128xbf16> -> !pto.tile<64x128xbf16, mat>
       %a_left = pto.move %a_mat : !pto.tile<64x64xbf16, mat> -> !pto.tile<64x64xbf16, left>
       %b_right = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
       %part = pto.matmul %a_left, %b_right : !pto.tile<64x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<64x128xf32, acc>
       %p = pto.move %part : !pto.tile<64x128xf32, acc> -> !pto.tile<64x128xf32, vec>
       %m = pto.row_max %p : !pto.tile<64x128xf32, vec> -> !pto.tile<64x1xf32, vec>
       %d = pto.row_expand_sub %p, %m : !pto.tile<64x128xf32, vec>, !pto.tile<64x1xf32, vec>
-      %e = pto.exp %d : !pto.tile<64x128xf32, vec>
-      %next = pto.add %sum, %e : !pto.tile<64x128xf32, vec>
-      scf.yield %next : !pto.tile<64x128xf32, vec>
-    }}
-    %out_1 = pto.store %acc, %out_0[0, 0] : !pto.tile<64x128xf32, vec>, !pto.tensor<64x128xf32>
-    func.return %out_1 : !pto.tensor<64x128xf32>
-  }}
-}}
+      %term = pto.exp %d : !pto.tile<64x128xf32, vec>
 """
+    params = f"%a: !pto.tensor<64x{k}xbf16>, %b: !pto.tensor<{k}x128xbf16>"
+    return _accumulating(target, "k_loop", params, "", body)
 
 
 def two_pipes(target: str) -> str:
