@@ -33,7 +33,8 @@ from pathlib import Path
 
 from xdsl.dialects import func
 
-from pypto_mlir.interpreter.runner import apply_pipeline, run_timed
+from pypto_mlir.interpreter.runner import run_timed
+from pypto_mlir.check_pipeline import apply_pipeline
 from pypto_mlir.ir import parse_module
 from pypto_mlir.timing.timeline import makespan, replay
 

@@ -21,6 +21,9 @@ class-level strings.  The facts:
 - `NoDuplicate`: a SHARED op that must not be copied onto both cores (reference: `set_no_duplicate`).
 - `ReductionAxis(axis)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces, or a row/col expand
   broadcasts along (row ops: 1, col ops: 0).
+- `CostFree`, `Transcendental`: what the timing model (`pypto_mlir.timing.costs`) charges beyond the unit an op
+  runs on: nothing for an op that only names memory or reads a core register (create, tensor_cast,
+  get_subblock_idx), extra vector repeats for a transcendental or divide.
 - `LaneHalving(rule)`: how LowerAutoVectorSplit lane-splits the op (`HalvingRule`). The split is opt-in: a vector
   op is halved only by the pattern of the rule it declares, and a vector op that declares none is a located error
   in a split kernel, never halved by default (a scan or a sort halved as if elementwise would be a miscompile).
@@ -84,6 +87,26 @@ class CoreSide(StrEnum):
     def pop_space(self) -> str:
         """The memory space this side's tpops land in (AIC: `mat`, AIV: `vec`)."""
         return "mat" if self is CoreSide.AIC else "vec"
+
+    @property
+    def ring_space(self) -> str:
+        """Where this side's consumer ring lives: where its pops land (public pto-isa RingFIFO: the C2V ring in
+        the AIV's UB, `vec`; the V2C ring in the AIC's L1, `mat`).  The one home of the ring's memory space."""
+        return self.pop_space
+
+    def half_name(self, kernel: str) -> str:
+        """The name of the function ExpandMixedKernel makes of `kernel` for this side: `k_aic` / `k_aiv`.  The one
+        home of that naming rule (`kernel_of_half` reads it back)."""
+        return f"{kernel}_{self.value}"
+
+    @staticmethod
+    def kernel_of_half(name: str) -> tuple[str, CoreSide] | None:
+        """(kernel, side) when `name` is a side's function name (`half_name`), else None."""
+        for side in CoreSide:
+            suffix = side.half_name("")
+            if name.endswith(suffix):
+                return name[: -len(suffix)], side
+        return None
 
     @property
     def tag(self) -> str:
@@ -305,6 +328,18 @@ class CubeCompute(OpTrait):
     """The op is a matrix multiply on the cube unit (matmul, gemv, batch and MX forms): its first operand is the
     left matrix (`... x M x K`) and its result the `... x M x N` accumulator.  The timing model charges it by
     fractal blocks (`pypto_mlir.timing.costs`)."""
+
+
+@dataclass(frozen=True)
+class CostFree(OpTrait):
+    """No unit spends cycles on the op: it names memory (an uninitialised tile, a GM tensor under another type) or
+    reads a core register (the lane id); the timing model charges 0."""
+
+
+@dataclass(frozen=True)
+class Transcendental(OpTrait):
+    """A vector op the hardware runs as a transcendental or a divide (exp, log, sqrt, rsqrt, recip, div and its
+    scalar and row/col expand forms): the timing model charges `vector_transcendental` repeats per 256 bytes."""
 
 
 @dataclass(frozen=True)

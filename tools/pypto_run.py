@@ -345,7 +345,8 @@ def _match_parameters_by_position(before_mod, after_mod, entry: str | None) -> N
 
 
 def _run(args, name: str, pipeline: list[str], given, summary: dict, progress: Progress) -> int:
-    from pypto_mlir.interpreter import check_modules, check_pipeline_text, run_program
+    from pypto_mlir.interpreter import check_modules, run_program
+    from pypto_mlir.check_pipeline import check_pipeline_text
     from pypto_mlir.interpreter.runner import find_entry
     from pypto_mlir.ir import parse_module
     from pypto_mlir.verify import verify_module

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from kernelgen.strategies import FEATURES, ILLEGAL_INPUT, NOT_EMITTED, features_of, kernels, ops_of
 from pypto_mlir.dialects import ALL_PTO_OPS
-from pypto_mlir.interpreter.campaign import classify, main, normalize, run_campaign, save_reproducer
+from pypto_mlir.check_pipeline.campaign import classify, main, normalize, run_campaign, save_reproducer
 
 N_CAMPAIGN = int(os.environ.get("PYPTO_CAMPAIGN_KERNELS", "200"))
 

@@ -12,6 +12,8 @@ A kernel is a chain of stages, each drawn at random:
   left_right), an extra vector operand loaded from GM;
 * a store of the result (from `vec`, or straight from `acc`).
 
+* runs of any of these ops (whole loops and `split_aiv_scope` regions included) wrapped in `scf.execute_region`,
+  nested too (`exec_regions.py`);
 * beyond that (the op coverage record `NOT_EMITTED` below lists what is still not emitted and why): bias
   matmuls, gemv, a cube-side `pto.extract`, the dialect's other vector ops, views and generators, side outputs
   `@main` returns, tile/tensor get/put, a notify/wait handshake, tails inside the K-loop.
@@ -26,6 +28,9 @@ import re
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
+
+from .exec_regions import FEATURES as EXEC_REGION_FEATURES
+from .exec_regions import wrap_execute_regions
 
 BF, F32 = "bf16", "f32"
 
@@ -56,6 +61,7 @@ FEATURES = (
     + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
     + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
     + ["gm_exchange_through_cast"]
+    + list(EXEC_REGION_FEATURES)
 )
 
 
@@ -448,6 +454,13 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
 
 @st.composite
 def kernels(draw, max_ops: int = 4) -> str:
+    """A generated mixed kernel (`_kernel`), with runs of its ops wrapped in `scf.execute_region` in about half of
+    them (`exec_regions.py`)."""
+    return draw(wrap_execute_regions(draw(_kernel(max_ops))))
+
+
+@st.composite
+def _kernel(draw, max_ops: int = 4) -> str:
     target = draw(st.sampled_from(["a2a3", "a5"]))
     split = draw(st.sampled_from(["none", "up_down", "left_right"]))
     b = Builder(split)

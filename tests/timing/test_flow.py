@@ -66,9 +66,10 @@ def test_odd_depths_from_five_leave_slot_reuses_unguarded():
 def test_the_depth_interface_times_a_group_over_stated_scalar_values():
     from pathlib import Path
 
-    from pypto_mlir.interpreter.runner import apply_pipeline
+    from pypto_mlir.check_pipeline import apply_pipeline
     from pypto_mlir.ir import parse_module
-    from pypto_mlir.timing.depth import depth_makespans, least_depth, record_runs
+    from pypto_mlir.interpreter.inputs import record_runs
+    from pypto_mlir.timing.depth import depth_makespans, least_depth
 
     root = Path(__file__).resolve().parents[2]
     text = (root / "lit_tests/expand_mixed_kernel/ring_depth_chosen.mlir").read_text()
@@ -84,9 +85,10 @@ def test_the_depth_interface_times_a_group_over_stated_scalar_values():
 def test_a_kernel_with_a_scalar_parameter_is_timed_over_the_stated_values():
     from pathlib import Path
 
-    from pypto_mlir.interpreter.runner import apply_pipeline
+    from pypto_mlir.check_pipeline import apply_pipeline
     from pypto_mlir.ir import parse_module
-    from pypto_mlir.timing.depth import depth_makespans, record_runs
+    from pypto_mlir.interpreter.inputs import record_runs
+    from pypto_mlir.timing.depth import depth_makespans
 
     root = Path(__file__).resolve().parents[2]
     module = parse_module((root / "lit_tests/expand_mixed_kernel/reference_pr2830_if_param.mlir").read_text())

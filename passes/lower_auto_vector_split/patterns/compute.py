@@ -17,7 +17,7 @@ from pypto_mlir.dialects.pto_ops import (
 )
 from pypto_mlir.dialects.pto_traits import ReductionAxis, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
-from pypto_mlir.passes.analysis.lanes import ceil_half
+from pypto_mlir.dialects.pto_lanes import ceil_half
 from pypto_mlir.passes.analysis.split_axis import (
     halved_tile_type,
 )

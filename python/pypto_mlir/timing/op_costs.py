@@ -23,6 +23,8 @@ from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_comm_ops import DeferWaitOp, NotifyOp, WaitOp
 from pypto_mlir.dialects.pto_traits import (
+    BoundaryAffinity,
+    CostFree,
     CubeCompute,
     GmAccess,
     PipeFree,
@@ -31,6 +33,7 @@ from pypto_mlir.dialects.pto_traits import (
     PipeSetup,
     SlotView,
     TensorView,
+    Transcendental,
     VectorAffinity,
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType, element_bits
@@ -153,20 +156,15 @@ def move_path(src: str, dst: str) -> str:
 # Rules by class
 # ---------------------------------------------------------------------------------------------------------------
 
-TRANSCENDENTAL = (P.ExpOp, P.LogOp, P.SqrtOp, P.RsqrtOp, P.RecipOp, P.DivOp, P.DivsOp, P.RowExpandDivOp,
-                  P.ColExpandDivOp)
-"""Vector ops charged `vector_transcendental` repeats per 256 bytes."""
-
-
-@cost_rule(scf.ForOp, scf.IfOp, scf.WhileOp, func.CallOp, P.SplitAivScopeOp, scf.YieldOp, scf.ConditionOp,
-           func.ReturnOp, P.YieldOp)
+@cost_rule(scf.ForOp, scf.IfOp, scf.WhileOp, scf.ExecuteRegionOp, func.CallOp, P.SplitAivScopeOp, scf.YieldOp,
+           scf.ConditionOp, func.ReturnOp, P.YieldOp)
 def _control(op: Operation, c: TargetCosts, target: str | None) -> Cost:
     return Cost(0, "control")
 
 
-@cost_rule(P.CreateOp, P.CreateTensorOp, P.GetSubblockIdxOp, P.AivShardOp, P.AicGatherOp)
-def _free_of_work(op: Operation, c: TargetCosts, target: str | None) -> Cost:
-    """Names memory or a lane id; a lane boundary of an unexpanded kernel (gone after ExpandMixedKernel)."""
+@cost_rule(P.CreateTensorOp)
+def _allocate_gm(op: Operation, c: TargetCosts, target: str | None) -> Cost:
+    """Allocates a GM buffer in orchestration code: no unit of a core spends cycles on it."""
     return Cost(0, "view")
 
 
@@ -186,11 +184,6 @@ def _move(op: Operation, c: TargetCosts, target: str | None) -> Cost:
     return Cost(c.transfer_cycles(_tile_bytes(op), move_path(src.space, dst.space)), "mte")
 
 
-@cost_rule(*TRANSCENDENTAL)
-def _transcendental(op: Operation, c: TargetCosts, target: str | None) -> Cost:
-    return _vector(op, c, target, c.vector_transcendental)
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Rules by trait (in this order)
 # ---------------------------------------------------------------------------------------------------------------
@@ -198,10 +191,19 @@ def _transcendental(op: Operation, c: TargetCosts, target: str | None) -> Cost:
 
 @cost_rule_for_trait(SlotView)
 def _view(op: Operation, c: TargetCosts, target: str | None) -> Cost:
+    """A view of memory (`SlotView`, `TensorView`), an op that only names memory or reads a register
+    (`CostFree`), a lane boundary of an unexpanded kernel (`BoundaryAffinity`: gone after ExpandMixedKernel)."""
     return Cost(0, "view")
 
 
-cost_rule_for_trait(TensorView)(_view)
+for _free_trait in (TensorView, CostFree, BoundaryAffinity):
+    cost_rule_for_trait(_free_trait)(_view)
+
+
+@cost_rule_for_trait(Transcendental)
+def _transcendental(op: Operation, c: TargetCosts, target: str | None) -> Cost:
+    """Charged `vector_transcendental` repeats per 256 bytes (before `VectorAffinity`'s rule, which it scales)."""
+    return _vector(op, c, target, c.vector_transcendental)
 
 
 @cost_rule_for_trait(PipePush)
