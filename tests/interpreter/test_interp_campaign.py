@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from kernelgen.strategies import FEATURES, ILLEGAL_INPUT, NOT_EMITTED, features_of, kernels, ops_of
 from pypto_mlir.dialects import ALL_PTO_OPS
 from pypto_mlir.check_pipeline.campaign import classify, main, normalize, run_campaign, save_reproducer
+from pypto_mlir.interpreter.runner import CheckResult
 from pypto_mlir.pipeline import invalid_output_note
 
 N_CAMPAIGN = int(os.environ.get("PYPTO_CAMPAIGN_KERNELS", "200"))
@@ -90,9 +91,8 @@ def test_failure_classes_ignore_locations_numbers_and_names():
     assert a == b
 
 
-class _Res:
-    def __init__(self, ok, stage, report):
-        self.ok, self.stage, self.report = ok, stage, report
+def _Res(ok, stage, report):
+    return CheckResult(ok, stage, report)
 
 
 def test_outcomes_are_classified():

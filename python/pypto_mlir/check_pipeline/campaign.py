@@ -10,7 +10,7 @@ pipeline (both targets are drawn), compare, race detector on.  Outcomes:
 * **rejected** — the pipeline refuses the kernel with a located error (e.g. an odd V->C split): not a finding,
   counted by reason;
 * **failed** — anything else (a mismatch, a protocol error or race after the pipeline, a pass output that does
-  not verify (`pipeline.INVALID_OUTPUT`), an internal compiler error), counted by class; a failure of a class
+  not verify (`check_pipeline.is_rejection`), an internal compiler error), counted by class; a failure of a class
   listed in `tests/kernelgen/known.py` (being fixed elsewhere) is marked `known [name]`.
 
 The campaign keeps going after a failure.  The first kernel of each failure class is shrunk (hypothesis replays
@@ -32,8 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pypto_mlir.check_pipeline import check_pipeline_text
-from pypto_mlir.pipeline import INVALID_OUTPUT
+from pypto_mlir.check_pipeline import check_pipeline_text, is_rejection
 
 PIPELINE = ["lower-auto-vector-split", "expand-mixed-kernel"]
 
@@ -84,8 +83,7 @@ def classify(res) -> tuple[str, str | None]:
     if res.ok:
         return "checked", None
     msg = first_error(res.report)
-    bug = ("internal compiler error", "is not implemented", INVALID_OUTPUT)  # the pipeline's fault, not the input's
-    if res.stage == "pass" and not any(b in res.report for b in bug):
+    if is_rejection(res):
         return "rejected", normalize(msg)
     if res.stage == "compare":
         # "mismatch after the pipeline[ (schedule: ...)]: output %x differs at ..."
