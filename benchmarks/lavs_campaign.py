@@ -14,7 +14,7 @@ by message), fallen back (fallback=unsplit remarks) and failed (any other outcom
 run-time error after the pipeline; a failure of a class in `tests/kernelgen/known.py` is counted apart).  A rejection with an error the
 reference compiler defines for the kernel itself (`REFERENCE_ERRORS`: a program outside the language, which no
 policy compiles) is counted apart from the rejections of legal kernels.  Exit code 1 when anything
-outside the known classes failed.  (`python -m pypto_mlir.interpreter.campaign` is the general, parallel
+outside the known classes failed.  (`python -m pypto_mlir.check_pipeline.campaign` is the general, parallel
 campaign of the default pipeline; this one measures the fallback policy.)
 """
 
@@ -60,7 +60,7 @@ def main() -> int:
         from kernelgen.independent import kernels
     else:
         from kernelgen.strategies import kernels
-    from pypto_mlir.interpreter import check_pipeline_text
+    from pypto_mlir.check_pipeline import check_pipeline_text
 
     try:
         from kernelgen.known import known_class  # failure classes being fixed elsewhere

@@ -13,7 +13,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from .pto_op_base import _require_vec, _same_shape, _tile, _UnaryTileOp
-from .pto_traits import HalvingRule, LaneHalving, VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, Transcendental, VectorAffinity
 from .pto_types import TileType
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -99,6 +99,7 @@ class DivOp(_BinaryOp):
     """`pto.div`: a / b."""
 
     name = "pto.div"
+    traits = traits_def(Transcendental())
 
 
 @irdl_op_definition
@@ -141,6 +142,7 @@ class DivsOp(_ScalarBinaryOp):
     """`pto.divs`: a / s."""
 
     name = "pto.divs"
+    traits = traits_def(Transcendental())
 
 
 @irdl_op_definition
@@ -162,6 +164,7 @@ class ExpOp(_ElementwiseUnaryOp):
     """`pto.exp`: exp(a)."""
 
     name = "pto.exp"
+    traits = traits_def(Transcendental())
 
 
 @irdl_op_definition
@@ -169,6 +172,7 @@ class LogOp(_ElementwiseUnaryOp):
     """`pto.log`: log(a)."""
 
     name = "pto.log"
+    traits = traits_def(Transcendental())
 
 
 @irdl_op_definition
@@ -176,6 +180,7 @@ class SqrtOp(_ElementwiseUnaryOp):
     """`pto.sqrt`: sqrt(a)."""
 
     name = "pto.sqrt"
+    traits = traits_def(Transcendental())
 
 
 @irdl_op_definition
@@ -183,6 +188,7 @@ class RsqrtOp(_ElementwiseUnaryOp):
     """`pto.rsqrt`: 1 / sqrt(a)."""
 
     name = "pto.rsqrt"
+    traits = traits_def(Transcendental())
 
 
 @irdl_op_definition
@@ -190,6 +196,7 @@ class RecipOp(_ElementwiseUnaryOp):
     """`pto.recip`: 1 / a."""
 
     name = "pto.recip"
+    traits = traits_def(Transcendental())
 
 
 @irdl_op_definition

@@ -26,7 +26,16 @@ def i64_attr(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
 
 
+def int_value(attr: IntegerAttr | None) -> int | None:
+    """The Python int of an integer attribute field (an op's IRDL accessor), None when the op does not carry it;
+    the typed way to read a field such as `init.slot_num` (never by its name through `op.attributes`)."""
+    return None if attr is None else attr.value.data
+
+
 def get_int_attr(op: Operation, name: str) -> int | None:
+    """An integer attribute read by its name: left only for passes/expand_mixed_kernel/ until the house-emk merge
+    moves it to the accessors (`tests/dialects/test_typed_facts.py`, PENDING); everything else uses `int_value` on
+    an op's IRDL field or the op's own accessors."""
     attr = op.attributes.get(name)
     if isinstance(attr, IntegerAttr):
         return attr.value.data

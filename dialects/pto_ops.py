@@ -41,7 +41,7 @@ from .pto_split_ops import *  # noqa: F403
 from .pto_split_ops import SPLIT_OPS
 from .pto_tile_ops import *  # noqa: F403
 from .pto_tile_ops import TILE_OPS
-from .pto_traits import PipeFree, PipeInit, PipePop, PipePush, PipeSetup, SlotView, TileGenerator
+from .pto_traits import PipeDirection, PipeFree, PipeInit, PipePop, PipePush, PipeSetup, PipeTransfer, SlotView, TileGenerator
 
 ALL_OPS: list[type[Operation]] = [*TILE_OPS, *MATMUL_OPS, *ELEMENTWISE_OPS, *ROW_COL_OPS, *SPLIT_OPS, *PIPE_OPS]
 """The contract's ops, in the order the dialect registers them."""
@@ -63,3 +63,19 @@ SETUP_OPS = _with_trait(PipeSetup)
 INIT_OPS = _with_trait(PipeInit)
 VIEW_OPS = _with_trait(SlotView)
 GENERATOR_OPS = _with_trait(TileGenerator)
+
+
+def pipe_op(trait: type[PipeTransfer], direction: PipeDirection) -> type[Operation]:
+    """The op class that does `trait` (`PipePush`, `PipePop` or `PipeFree`) on a pipe of `direction`: derived from
+    the traits, so the pairing of a tpop with its tfree (same direction) is stated once, on the op classes."""
+    for cls in _with_trait(trait):
+        t = cls.get_trait(trait)  # type: ignore[attr-defined]
+        if type(t) is trait and t.direction is direction:
+            return cls
+    raise KeyError(f"no {trait.__name__} op for {direction}")
+
+
+TFREE_FOR_TPOP: dict[type[Operation], type[Operation]] = {
+    pop: pipe_op(PipeFree, pop.get_trait(PipePop).direction) for pop in TPOP_OPS  # type: ignore[attr-defined]
+}
+"""The tfree that releases the slot of each tpop (the one of the same pipe direction)."""

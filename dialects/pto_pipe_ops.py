@@ -10,7 +10,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_op_base import _check_int_range, _require_space, _tile, get_int_attr, i64_attr
+from .pto_op_base import _check_int_range, _require_space, _tile, i64_attr, int_value
 from .pto_traits import (
     HalvingRule,
     LaneHalving,
@@ -48,6 +48,21 @@ class _TransferAttrs:
         if lane_stride is not None:
             attrs["lane_stride"] = i64_attr(lane_stride)
         return attrs
+
+    @property
+    def split_code(self) -> int:
+        """The pto-isa split code of the transfer (0 none .. 4, `dialects/pto_lanes.py`)."""
+        return self.split.value.data  # type: ignore[attr-defined]
+
+    @property
+    def pipe_id(self) -> int:
+        """The frontend pipe the transfer belongs to (`id`, default 0)."""
+        return int_value(self.id) or 0  # type: ignore[attr-defined]
+
+    @property
+    def stride(self) -> int | None:
+        """Where lane 1's window starts on the split axis when a ragged boundary was balanced (`lane_stride`)."""
+        return int_value(self.lane_stride)  # type: ignore[attr-defined]
 
     def verify_(self: Operation) -> None:  # type: ignore[misc]
         _check_int_range(self, "split", 0, 4)
@@ -124,6 +139,11 @@ class _TFreeOp(IRDLOperation):
             attrs["id"] = i64_attr(id)
         super().__init__(operands=[tile], attributes=attrs)
 
+    @property
+    def pipe_id(self) -> int:
+        """The frontend pipe of the freed slot (`id`, default 0)."""
+        return int_value(self.id) or 0
+
     def verify_(self) -> None:
         _check_int_range(self, "id", 0, None, required=False)
 
@@ -167,6 +187,11 @@ class ReserveBufferOp(IRDLOperation):
             attributes={"name": StringAttr(name), "size": i64_attr(size), "base": i64_attr(base)},
         )
 
+    @property
+    def ring_bytes(self) -> int:
+        """The bytes of the ring (`size`: slot size x depth)."""
+        return self.size.value.data
+
     def verify_(self) -> None:
         _check_int_range(self, "size", 1, None)
         _check_int_range(self, "base", -1, None)
@@ -187,6 +212,13 @@ class ImportPeerBufferOp(IRDLOperation):
         super().__init__(
             result_types=[i32], attributes={"name": StringAttr(name), "peer_func": SymbolRefAttr(peer_func)}
         )
+
+
+def implicit_slot_num(dir_mask: int | None) -> int:
+    """The ring depth PTOAS derives for a pipe that states no `slot_num`: 4 when it carries both directions
+    (`dir_mask` 3), 8 for one.  The one home of this rule (the interpreter, the verifiers and the ring-depth choice
+    ask it)."""
+    return 4 if dir_mask == PipeDirection.C2V.bit | PipeDirection.V2C.bit else 8
 
 
 class _InitializePipeOp(IRDLOperation):
@@ -218,13 +250,50 @@ class _InitializePipeOp(IRDLOperation):
             attrs["id"] = i64_attr(id)
         super().__init__(operands=[c2v, v2c], attributes=attrs)
 
+    @property
+    def pipe_id(self) -> int:
+        """The frontend pipe this setup initialises (`id`, default 0)."""
+        return int_value(self.id) or 0
+
+    @property
+    def directions(self) -> int:
+        """The `dir_mask`: the bits (`PipeDirection.bit`) of the directions the pipe carries."""
+        return self.dir_mask.value.data
+
+    @property
+    def slot_bytes(self) -> int:
+        """The bytes of one slot (`slot_size`)."""
+        return self.slot_size.value.data
+
+    @property
+    def explicit_depth(self) -> int | None:
+        """The ring depth the op states (`slot_num`), or None."""
+        return int_value(self.slot_num)
+
+    @property
+    def local_depth(self) -> int | None:
+        """The on-chip (consumer) ring depth the op states (`local_slot_num`), or None."""
+        return int_value(self.local_slot_num)
+
+    @property
+    def depth(self) -> int:
+        """The ring depth: `slot_num`, else the one PTOAS derives from the directions (`implicit_slot_num`)."""
+        sn = self.explicit_depth
+        return sn if sn is not None else implicit_slot_num(self.directions)
+
+    @property
+    def consumer_depth(self) -> int:
+        """The depth of the consumer's on-chip ring: `local_slot_num`, else `depth`."""
+        lsn = self.local_depth
+        return lsn if lsn is not None else self.depth
+
     def verify_(self) -> None:
         _check_int_range(self, "dir_mask", 1, 3)
         _check_int_range(self, "slot_size", 1, None)
         _check_int_range(self, "slot_num", 1, None, required=False)
         _check_int_range(self, "local_slot_num", 1, None, required=False)
         _check_int_range(self, "id", 0, None, required=False)
-        sn, lsn = get_int_attr(self, "slot_num"), get_int_attr(self, "local_slot_num")
+        sn, lsn = self.explicit_depth, self.local_depth
         if sn is not None and lsn is not None and lsn > sn:
             raise VerifyException(f"'{self.name}' local_slot_num {lsn} exceeds slot_num {sn}")
 
@@ -243,6 +312,12 @@ class AivInitializePipeOp(_InitializePipeOp):
 
     name = "pto.aiv_initialize_pipe"
     traits = traits_def(LaneHalving(HalvingRule.TRANSFER), VectorAffinity(), PipeInit(CoreSide.AIV))
+
+
+def pipe_init_of(f: Operation) -> _InitializePipeOp | None:
+    """The `*_initialize_pipe` of the function `f` (its first in walk order, when a hand-written kernel has
+    several), or None."""
+    return next((op for op in f.walk() if isinstance(op, _InitializePipeOp)), None)
 
 
 PIPE_OPS = (TPushToAivOp, TPushToAicOp, TPopFromAicOp, TPopFromAivOp, TFreeToAicOp, TFreeToAivOp, ReserveBufferOp,

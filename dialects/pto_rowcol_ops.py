@@ -14,7 +14,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from .pto_op_base import _require_shape, _require_vec, _tile, _UnaryTileOp
-from .pto_traits import HalvingRule, LaneHalving, BroadcastAxis, ReductionAxis, VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, BroadcastAxis, ReductionAxis, Transcendental, VectorAffinity
 from .pto_types import TileType, format_shape
 
 
@@ -162,7 +162,7 @@ class RowExpandDivOp(_ExpandOp):
     """`pto.row_expand_div`: div, broadcast a [M, 1] column along each row."""
 
     name = "pto.row_expand_div"
-    traits = traits_def(BroadcastAxis(1))
+    traits = traits_def(BroadcastAxis(1), Transcendental())
 
 
 @irdl_op_definition
@@ -194,7 +194,7 @@ class ColExpandDivOp(_ExpandOp):
     """`pto.col_expand_div`: div, broadcast a [1, N] row down each column."""
 
     name = "pto.col_expand_div"
-    traits = traits_def(BroadcastAxis(0))
+    traits = traits_def(BroadcastAxis(0), Transcendental())
 
 
 EXPAND_OPS = (

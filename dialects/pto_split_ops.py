@@ -26,11 +26,10 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-# The lane arithmetic's one home is passes/analysis/lanes.py; it depends only on pto_types, so no import cycle.
-from pypto_mlir.passes.analysis.lanes import ceil_half, double, split_dim_of_code
+from .pto_lanes import ceil_half, double, split_dim_of_code
 
-from .pto_op_base import _check_int_range, _require_shape, _require_space, _same_shape, _tile, get_int_attr, i64_attr
-from .pto_traits import HalvingRule, LaneHalving, BoundaryAffinity, PipeDirection, RegionAffinity, SharedAffinity, VectorAffinity
+from .pto_op_base import _check_int_range, _require_shape, _require_space, _same_shape, _tile, i64_attr, int_value
+from .pto_traits import CostFree, HalvingRule, LaneHalving, BoundaryAffinity, PipeDirection, RegionAffinity, SharedAffinity, VectorAffinity
 from .pto_types import DYNAMIC, SPLIT_MODES, SplitAttr, TileType, format_shape, is_cube_memory
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -45,7 +44,7 @@ class GetSubblockIdxOp(IRDLOperation):
     name = "pto.get_subblock_idx"
     result = result_def(IndexType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(LaneHalving(HalvingRule.LANE_ID), VectorAffinity(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.LANE_ID), VectorAffinity(), CostFree(), Pure())
 
     def __init__(self):
         super().__init__(result_types=[IndexType()])
@@ -58,7 +57,7 @@ class GetSubblockIdxOp(IRDLOperation):
 
 def _check_split_attr(op: Operation, hi: int) -> int:
     _check_int_range(op, "split", 0, hi)
-    return get_int_attr(op, "split") or 0
+    return op.split.value.data  # type: ignore[attr-defined]
 
 
 def _check_boundary_shape(
@@ -103,6 +102,16 @@ class AivShardOp(IRDLOperation):
             attrs["lane_stride"] = i64_attr(lane_stride)
         super().__init__(operands=[src], result_types=[result_type], attributes=attrs)
 
+    @property
+    def split_code(self) -> int:
+        """The split (0 none, 1 up_down, 2 left_right; `dialects/pto_lanes.py`)."""
+        return self.split.value.data
+
+    @property
+    def stride(self) -> int | None:
+        """Where lane 1's window starts on the split axis when a ragged boundary is balanced (`lane_stride`)."""
+        return int_value(self.lane_stride)
+
     def verify_(self) -> None:
         split = _check_split_attr(self, 2)
         a, b = _tile(self.src, "aiv_shard operand"), _tile(self.result, "aiv_shard result")
@@ -113,8 +122,8 @@ class AivShardOp(IRDLOperation):
         dim = _check_boundary_shape("aiv_shard", a, b, split, ceil_half, how)
         if dim is None:
             return
-        stride = get_int_attr(self, "lane_stride")
-        if self.attributes.get("lane_stride") is not None:
+        stride = self.stride
+        if stride is not None:
             _check_int_range(self, "lane_stride", 1, None)
             box = a.get_shape()[dim]
             if stride is not None and box != DYNAMIC and stride > ceil_half(box):
@@ -134,6 +143,11 @@ class AicGatherOp(IRDLOperation):
 
     def __init__(self, src: SSAValue, split: int, result_type: TileType):
         super().__init__(operands=[src], result_types=[result_type], attributes={"split": i64_attr(split)})
+
+    @property
+    def split_code(self) -> int:
+        """The split (0 none, 1 up_down, 2 left_right; `dialects/pto_lanes.py`)."""
+        return self.split.value.data
 
     def verify_(self) -> None:
         split = _check_split_attr(self, 2)

@@ -40,11 +40,13 @@ from .pto_op_base import (
     check_gm_offsets,
     check_rank_fits,
     check_window,
+    int_value,
     parse_addressed,
     print_addressed,
     split_mixed,
 )
 from .pto_traits import (
+    CostFree,
     HalvingRule,
     LaneHalving,
     FirstTileAffinity,
@@ -192,6 +194,11 @@ class StoreOp(IRDLOperation, _MixedOffsetsMixin):
 
     def print(self, printer: Printer) -> None:
         print_addressed(printer, self, [self.tile, self.dest], (self.get_static_offsets(), self.offsets))
+
+    @property
+    def is_atomic(self) -> bool:
+        """Whether the store accumulates into GM (`atomic` set and non-zero)."""
+        return bool(int_value(self.atomic))
 
     def verify_(self) -> None:
         t = _tile(self.tile, "stored value")
@@ -422,7 +429,7 @@ class CreateOp(IRDLOperation):
     name = "pto.create"
     result = result_def(TileType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(LaneHalving(HalvingRule.GENERATOR), SharedAffinity(), TileGenerator(), Pure())
+    traits = traits_def(LaneHalving(HalvingRule.GENERATOR), SharedAffinity(), TileGenerator(), CostFree(), Pure())
 
     def __init__(self, result_type: TileType):
         super().__init__(result_types=[result_type])

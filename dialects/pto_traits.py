@@ -17,10 +17,14 @@ class-level strings.  The facts:
 - `GmAccess`: the GM tensors an op reads and writes, named by operand (load, store, tile_put/get, tensor_put/get),
   and the tile it moves, if any: the hazard analysis takes its accesses from this trait only.
 - `TileGenerator`: makes a tile from scalars only (full, create, ci, random); `position_dependent` when its
-  values depend on the element position (ci, random), so the tile cannot be halved by halving its type.
+  values depend on the element position (ci, random), so the tile cannot be halved by halving its type. It also
+  verifies: a generator has no valid operand, so a `?` valid extent of a static dim of its result is an error.
 - `NoDuplicate`: a SHARED op that must not be copied onto both cores (reference: `set_no_duplicate`).
 - `ReductionAxis(axis)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces, or a row/col expand
   broadcasts along (row ops: 1, col ops: 0).
+- `CostFree`, `Transcendental`: what the timing model (`pypto_mlir.timing.costs`) charges beyond the unit an op
+  runs on: nothing for an op that only names memory or reads a core register (create, tensor_cast,
+  get_subblock_idx), extra vector repeats for a transcendental or divide.
 - `LaneHalving(rule)`: how LowerAutoVectorSplit lane-splits the op (`HalvingRule`). The split is opt-in: a vector
   op is halved only by the pattern of the rule it declares, and a vector op that declares none is a located error
   in a split kernel, never halved by default (a scan or a sort halved as if elementwise would be a miscompile).
@@ -35,8 +39,9 @@ from enum import Enum, StrEnum
 
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import OpTrait
+from xdsl.utils.exceptions import VerifyException
 
-from .pto_types import FunctionKind, TileType, is_cube_memory
+from .pto_types import DYNAMIC, FunctionKind, TileType, format_shape, is_cube_memory
 
 
 class Affinity(Enum):
@@ -84,6 +89,26 @@ class CoreSide(StrEnum):
     def pop_space(self) -> str:
         """The memory space this side's tpops land in (AIC: `mat`, AIV: `vec`)."""
         return "mat" if self is CoreSide.AIC else "vec"
+
+    @property
+    def ring_space(self) -> str:
+        """Where this side's consumer ring lives: where its pops land (public pto-isa RingFIFO: the C2V ring in
+        the AIV's UB, `vec`; the V2C ring in the AIC's L1, `mat`).  The one home of the ring's memory space."""
+        return self.pop_space
+
+    def half_name(self, kernel: str) -> str:
+        """The name of the function ExpandMixedKernel makes of `kernel` for this side: `k_aic` / `k_aiv`.  The one
+        home of that naming rule (`kernel_of_half` reads it back)."""
+        return f"{kernel}_{self.value}"
+
+    @staticmethod
+    def kernel_of_half(name: str) -> tuple[str, CoreSide] | None:
+        """(kernel, side) when `name` is a side's function name (`half_name`), else None."""
+        for side in CoreSide:
+            suffix = side.half_name("")
+            if name.endswith(suffix):
+                return name[: -len(suffix)], side
+        return None
 
     @property
     def tag(self) -> str:
@@ -308,6 +333,18 @@ class CubeCompute(OpTrait):
 
 
 @dataclass(frozen=True)
+class CostFree(OpTrait):
+    """No unit spends cycles on the op: it names memory (an uninitialised tile, a GM tensor under another type) or
+    reads a core register (the lane id); the timing model charges 0."""
+
+
+@dataclass(frozen=True)
+class Transcendental(OpTrait):
+    """A vector op the hardware runs as a transcendental or a divide (exp, log, sqrt, rsqrt, recip, div and its
+    scalar and row/col expand forms): the timing model charges `vector_transcendental` repeats per 256 bytes."""
+
+
+@dataclass(frozen=True)
 class SlotView(OpTrait):
     """The result is a view of (the same buffer as) the first operand: slice, reshape, transpose_view,
     set_validshape.  `pto.transpose` copies, so it is not one."""
@@ -375,6 +412,21 @@ class TileGenerator(OpTrait):
 
     position_dependent: bool = False
     linear: bool = False
+
+    def verify(self, op: Operation) -> None:
+        """A generator has no valid operand, so its result's valid region is its type's: a `?` valid extent of a
+        static dim could never be given its value (the interpreter and the hardware would take the whole box)."""
+        t = op.results[0].type
+        if not isinstance(t, TileType):
+            return
+        valid, shape = t.get_valid(), t.get_shape()
+        dims = [d for d, (v, n) in enumerate(zip(valid, shape)) if v == DYNAMIC and n != DYNAMIC]
+        if dims:
+            raise VerifyException(
+                f"'{op.name}' result valid region {format_shape(valid)} has a runtime extent on dim {dims[0]}, but "
+                f"'{op.name}' has no valid operand to bind it: state the valid extents statically, or generate the "
+                "full box and narrow it with pto.set_validshape"
+            )
 
 
 @dataclass(frozen=True)

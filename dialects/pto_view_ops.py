@@ -38,7 +38,7 @@ from .pto_op_base import (
     print_addressed,
     split_mixed,
 )
-from .pto_traits import HalvingRule, LaneHalving, FirstTileAffinity, ResultMemoryAffinity, SharedAffinity, SlotView, TensorView, VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, FirstTileAffinity, ResultMemoryAffinity, CostFree, SharedAffinity, SlotView, TensorView, VectorAffinity
 from .pto_types import DYNAMIC, TensorType, TileType, element_bits, format_shape, is_cube_memory
 
 
@@ -265,7 +265,7 @@ class TensorCastOp(IRDLOperation):
     src = operand_def(TensorType)
     result = result_def(TensorType)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-    traits = traits_def(SharedAffinity(), Pure(), TensorView())
+    traits = traits_def(SharedAffinity(), Pure(), TensorView(), CostFree())
 
     def __init__(self, src: SSAValue, result_type: TensorType):
         super().__init__(operands=[src], result_types=[result_type])

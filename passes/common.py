@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_types import (  # noqa: F401 (FunctionKind, kind_of, set_kind: re-exports)
@@ -38,6 +39,31 @@ def enclosing_loops(op: Operation) -> list[Operation]:
             out.append(p)
         p = p.parent_op()
     return out
+
+
+def inline_execute_regions(f: func.FuncOp) -> int:
+    """Inline every `scf.execute_region` of `f` in place: its ops move in front of it, its results are replaced
+    by the values its `scf.yield` gives, and the wrapper is erased; returns how many were inlined.
+
+    The one rule both passes apply to the functions they rewrite (LowerAutoVectorSplit: region functions and AUTO
+    candidates; ExpandMixedKernel: every incore function), before anything else. An `scf.execute_region` runs
+    its one block once (the verifier refuses a second block: `pto` programs have no branch ops) and scopes
+    nothing but the SSA names of that block, so inlining it never changes what the program computes; it is what
+    MLIR's canonicalizer does with a single-block `scf.execute_region`, and the counterpart of the reference's
+    nested statement sequence (`SeqStmts`), which its passes flatten and descend into, unlike the outlining
+    scopes (`ScopeStmt`). Every rule of the passes (halving, carries, the affinity split, the loop-state repair,
+    the GM fences, the tfree placement) is then defined on the inlined body, with no case for the wrapper."""
+    regions = [op for op in f.walk() if isinstance(op, scf.ExecuteRegionOp)]
+    for op in regions:  # outer before inner (pre-order): an inner wrapper moves out with its parent's block
+        block = op.region.block
+        term = block.last_op
+        assert isinstance(term, scf.YieldOp), "verified input: the block ends with scf.yield"
+        for res, v in zip(op.results, term.operands, strict=True):
+            res.replace_all_uses_with(v)
+        Rewriter.erase_op(term)
+        Rewriter.inline_block(block, InsertPoint.before(op))
+        Rewriter.erase_op(op)
+    return len(regions)
 
 
 def require_target(module: ModuleOp, pass_name: str) -> str:

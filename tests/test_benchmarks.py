@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pypto_mlir.interpreter import check_pipeline_text
+from pypto_mlir.check_pipeline import check_pipeline_text
 from pypto_mlir.ir import make_context, parse_module
 from pypto_mlir.passes import get_pass
 from pypto_mlir.verify import verify_module

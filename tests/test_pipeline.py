@@ -12,9 +12,11 @@ from xdsl.passes import ModulePass
 
 from pypto_mlir import PtoError, parse_module
 from pypto_mlir.pipeline import (
+    INVALID_OUTPUT,
     PipelineError,
     PipelineHooks,
     describe_pass,
+    invalid_output_note,
     parse_pipeline,
     pass_display_name,
     run_pipeline,
@@ -170,9 +172,12 @@ def test_verifies_after_each_pass_unless_told_not_to():
     passes = parse_pipeline("breaks", {"breaks": lambda: BreaksTheModule})
     m = parse_module(MODULE)
     rec = Recorder()
-    with pytest.raises(PtoError, match="pto.kind"):
+    with pytest.raises(PtoError, match="pto.kind") as err:
         run_pipeline(m, passes, hooks=rec)
     assert rec.events == [("before", "breaks"), ("failed", "breaks", "PtoError")]
+    # the error says it is the pass's output that does not verify (the campaign counts it as a failure)
+    assert [n for _, n in err.value.notes] == [invalid_output_note("breaks")]
+    assert INVALID_OUTPUT in err.value.format()
     run_pipeline(parse_module(MODULE), passes, verify_each=False)  # no verification: no error
 
 

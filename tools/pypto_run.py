@@ -34,10 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pypto_mlir.diagnostics import PtoError, SourceLoc
-
-
-class UsageError(Exception):
-    pass
+from pypto_mlir.tools.run_common import UsageError, budgeted
 
 
 class _Parser(argparse.ArgumentParser):
@@ -350,7 +347,8 @@ def _match_parameters_by_position(before_mod, after_mod, entry: str | None) -> N
 
 
 def _run(args, name: str, pipeline: list[str], given, summary: dict, progress: Progress) -> int:
-    from pypto_mlir.interpreter import check_modules, check_pipeline_text, run_program
+    from pypto_mlir.interpreter import check_modules, run_program
+    from pypto_mlir.check_pipeline import check_pipeline_text
     from pypto_mlir.interpreter.runner import find_entry
     from pypto_mlir.ir import parse_module
     from pypto_mlir.verify import verify_module
@@ -412,15 +410,6 @@ def _run(args, name: str, pipeline: list[str], given, summary: dict, progress: P
         compiled = res.after_module if args.check_pipeline is not None else after if args.compare_with else None
         report_timing(args, name, text, module, compiled, given, summary)
     return 0
-
-
-def budgeted(pipeline: list[str], off: bool = False) -> list[str]:
-    """The pass specs of `pipeline` with pypto-opt's `verify-budget` after every expand-mixed-kernel (one rule:
-    `pypto_opt.with_budget_checks`; `off`: `--no-verify-budget`)."""
-    from pypto_mlir.pipeline import describe_pass, parse_pipeline
-    from pypto_mlir.tools.pypto_opt import with_budget_checks
-
-    return [describe_pass(p) for p in with_budget_checks(list(parse_pipeline(pipeline)), enabled=not off)[0]]
 
 
 if __name__ == "__main__":

@@ -9,13 +9,22 @@ The model times Groups (the AIC + AIV kernels ExpandMixedKernel makes). What is 
   the same pipeline and their makespan is shown beside, so the gain of the split is visible;
 - otherwise, the program as written. When no Group runs at all there is nothing to time: an error that says
   what to run, never an empty report or an empty trace.
+
+pypto-run imports this module only for `--timing` / `--trace`, so its imports sit at the top.
 """
 
 from __future__ import annotations
 
 import sys
 
-from pypto_mlir.tools.pypto_run import UsageError, budgeted
+from xdsl.dialects import func
+
+from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FunctionKind, kind_of
+from pypto_mlir.interpreter.runner import run_timed
+from pypto_mlir.ir import parse_module
+from pypto_mlir.pipeline import run_pipeline
+from pypto_mlir.timing.report import format_text, schedules, summary as timing_summary, write_trace
+from pypto_mlir.tools.run_common import UsageError, budgeted
 
 DEFAULT_PIPELINE = "lower-auto-vector-split,expand-mixed-kernel"
 
@@ -23,8 +32,6 @@ DEFAULT_PIPELINE = "lower-auto-vector-split,expand-mixed-kernel"
 def report_timing(args, name: str, text: str, module, compiled, given, summary: dict) -> None:
     """Print (`--timing`) and write (`--trace`) the modelled timing; `compiled` is the module the check compiled
     (`--check-pipeline`) or the other file (`--compare-with`), else None."""
-    from pypto_mlir.timing.report import format_text, summary as timing_summary, write_trace
-
     scheds = _timed(args, compiled if compiled is not None else module, given)
     unsplit = None
     if not scheds and compiled is None and _has_mixed_kernels(module):
@@ -69,21 +76,12 @@ def unsplit_text(split, unsplit) -> str:
 
 
 def _timed(args, module, given) -> list:
-    from pypto_mlir.interpreter.runner import run_timed
-    from pypto_mlir.timing.report import schedules
-
     return schedules(run_timed(module, args.entry, args.seed, given))
 
 
 def _compile(text: str, name: str, args, keep_split: bool):
     """A fresh copy of the program through the default pipeline (and the budget check); without its lane split
     requests when `keep_split` is False."""
-    from xdsl.dialects import func
-
-    from pypto_mlir.dialects.pto_types import SPLIT_ATTR
-    from pypto_mlir.ir import parse_module
-    from pypto_mlir.pipeline import run_pipeline
-
     module = parse_module(text, name)
     if not keep_split:
         for f in module.walk():
@@ -94,20 +92,14 @@ def _compile(text: str, name: str, args, keep_split: bool):
 
 
 def _functions(module):
-    from xdsl.dialects import func
-
     return [op for op in module.walk() if isinstance(op, func.FuncOp)]
 
 
 def _has_mixed_kernels(module) -> bool:
-    from pypto_mlir.dialects.pto_types import FunctionKind, kind_of
-
     return any(kind_of(f) == FunctionKind.INCORE for f in _functions(module))
 
 
 def _asks_for_split(module) -> bool:
-    from pypto_mlir.dialects.pto_types import SPLIT_ATTR
-
     return any(SPLIT_ATTR in f.attributes for f in _functions(module))
 
 

@@ -77,6 +77,15 @@ func.func @f(%a: !pto.tensor<16xf32> {pto.out = 1 : i64}) {
 
 // -----
 
+// An argument has one direction: pto.out and pto.inout together are refused (they would read as different
+// directions to different readers).
+// expected-error@+1 {{argument 0 of @f is marked both 'pto.out' and 'pto.inout'; an argument has one direction: keep 'pto.inout' if the kernel reads the tensor before writing it, else 'pto.out'}}
+func.func @f(%a: !pto.tensor<16xf32> {pto.out, pto.inout}) {
+  func.return
+}
+
+// -----
+
 // Attributes outside the pto namespace are left alone.
 func.func @f(%a: !pto.tensor<16xf32> {other.attr = 1 : i64}) attributes {other.flag} {
   func.return

@@ -407,6 +407,55 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
+// E-REGION-SCOPE: a region inside an op the region lowering does not enter (it descends into scf.for, scf.if and
+// scf.while, and inlines scf.execute_region first; region_execute_region.mlir): here an scf.index_switch case.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @nested_in_switch(%p: !pto.tensor<16x64xf32>, %q: !pto.tensor<16x64xf32> {pto.out}, %k: index)
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    scf.index_switch %k
+    case 1 {
+      // expected-error@+1 {{LowerAutoVectorSplit: this pto.split_aiv_scope region is nested inside a scope ('scf.index_switch'), which the region lowering does not enter (it descends into scf.for, scf.if and scf.while, and inlines scf.execute_region), so it cannot be lowered and would reach ExpandMixedKernel as a region; move the region out of that op}}
+      %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x64xf32>) {
+        %x = pto.load %p[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32, vec>
+        %q2 = pto.store %x, %q[0, 0] : !pto.tile<16x64xf32, vec>, !pto.tensor<16x64xf32>
+        pto.yield %q2 : !pto.tensor<16x64xf32>
+      }
+      scf.yield
+    }
+    default {
+      scf.yield
+    }
+    func.return
+  }
+}
+
+// -----
+
+// An op with a region other than scf.for / scf.if / scf.while (and scf.execute_region, inlined first) inside a
+// full-width data-parallel region: its body cannot be halved.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @switch_in_data_parallel(%p: !pto.tensor<16x64xf32>, %q: !pto.tensor<16x64xf32> {pto.out}, %k: index) -> !pto.tensor<16x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16x64xf32>) {
+      %x = pto.load %p[0, 0] : !pto.tensor<16x64xf32> -> !pto.tile<16x64xf32, vec>
+      // expected-error@+1 {{LowerAutoVectorSplit: 'scf.index_switch' holds a region this pass cannot lower inside a data-parallel pto.split_aiv_scope region; the region lowering only descends into scf.for, scf.if, scf.while and inner pto.split_aiv_scope regions (and inlines scf.execute_region first)}}
+      scf.index_switch %k
+      case 1 {
+        %y = pto.neg %x : !pto.tile<16x64xf32, vec>
+        scf.yield
+      }
+      default {
+        scf.yield
+      }
+      %q2 = pto.store %x, %q[0, 0] : !pto.tile<16x64xf32, vec>, !pto.tensor<16x64xf32>
+      pto.yield %q2 : !pto.tensor<16x64xf32>
+    }
+    func.return %r : !pto.tensor<16x64xf32>
+  }
+}
+
+// -----
+
 // E-TRANSPOSE in a full-width data-parallel region: checked with the region's own axis (dim 1 for
 // left_right), on the types the author wrote.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

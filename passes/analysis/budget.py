@@ -34,8 +34,8 @@ from pypto_mlir.dialects.pto_ops import TPOP_OPS, ReserveBufferOp, SplitAivScope
 from pypto_mlir.dialects.pto_traits import CoreSide, SlotView
 from pypto_mlir.dialects.pto_types import FunctionKind, TileType, kind_of, tile_bytes
 
-RING_SPACE = {CoreSide.AIV: "vec", CoreSide.AIC: "mat"}
-"""Where a core's consumer-side ring lives (public pto-isa RingFIFO: C2V_CONSUMER_BUF in UB, V2C in L1)."""
+RING_SPACE = {side: side.ring_space for side in CoreSide}
+"""Where a core's consumer-side ring lives (`CoreSide.ring_space`), by side."""
 
 
 @dataclass(eq=False)
@@ -53,7 +53,7 @@ class Buffer:
     @property
     def name(self) -> str:
         if isinstance(self.op, ReserveBufferOp):
-            return f'ring "{self.op.attributes["name"].data}"'  # type: ignore[attr-defined]
+            return f'ring "{self.op.buffer_name.data}"'  # type: ignore[attr-defined]
         res = self.op.results[0] if self.op.results else None
         hint = res.name_hint if res is not None else None
         return f"%{hint}" if hint else f"'{self.op.name}'"
@@ -123,7 +123,7 @@ class MemoryBudget:
         self._order: dict[Operation, int] = {}
         for op in f.walk():
             if isinstance(op, ReserveBufferOp) and self.side is not None:
-                size = op.attributes["size"].value.data  # type: ignore[attr-defined]
+                size = op.ring_bytes
                 self.rings.append(Buffer(RING_SPACE[self.side], size, op, ring=True, order=len(self._order)))
             self._order[op] = len(self._order)
             for r in op.results:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from xdsl.dialects import func, scf
 from xdsl.ir import BlockArgument, OpResult, SSAValue
 
+from pypto_mlir.dialects.pto_abi import param_direction  # noqa: F401  (asked here by ExpandMixedKernel)
 from pypto_mlir.dialects.pto_traits import renamed_tensor, viewed_tensor
 
 
@@ -77,15 +78,3 @@ def output_binding(callee: func.FuncOp, result_index: int) -> int | None:
         return None
     origin = gm_origin(ret.operands[result_index], callee)
     return None if origin is None else origin.index
-
-
-def param_direction(f: func.FuncOp, index: int) -> str:
-    """`in`, `out` or `inout` from the argument attributes."""
-    if f.arg_attrs is None:
-        return "in"
-    d = f.arg_attrs.data[index].data
-    if "pto.inout" in d:
-        return "inout"
-    if "pto.out" in d:
-        return "out"
-    return "in"

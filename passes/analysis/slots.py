@@ -40,7 +40,6 @@ from pypto_mlir.dialects.pto_ops import (
     TFREE_OPS,
     TPOP_OPS,
     MoveOp,
-    get_int_attr,
 )
 
 from .traits import op_has_trait
@@ -296,13 +295,13 @@ def check_slot_depth(f: func.FuncOp, tpop: type[Operation], tfree: type[Operatio
         live = dict(live)
         for op in block.ops:
             if isinstance(op, tpop):
-                pid = get_int_attr(op, "id") or 0
+                pid = op.pipe_id
                 live[pid] = live.get(pid, 0) + 1
                 got = depth_of(pid)
                 if got is not None and live[pid] > got[0]:
                     raise PtoError(describe(live[pid], got[0], got[1], op), op=op)
             elif isinstance(op, tfree):
-                pid = get_int_attr(op, "id") or 0
+                pid = op.pipe_id
                 live[pid] = max(0, live.get(pid, 0) - 1)
             for r in op.regions:
                 for inner in r.blocks:

@@ -28,7 +28,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, implicit_view
 
-from .lanes import ceil_half, lane_extent_ops, lane_extents, localized_valid
+from pypto_mlir.dialects.pto_lanes import ceil_half, lane_extent_ops, lane_extents, localized_valid
 
 # ---------------------------------------------------------------------------------------------------------------
 # Tile types

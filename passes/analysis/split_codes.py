@@ -32,7 +32,7 @@ from xdsl.ir import Operation
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
-from .lanes import (
+from pypto_mlir.dialects.pto_lanes import (
     SPLIT_CODE_NAMES,
     SPLIT_NONE,
     code_for_lane_extents,

@@ -4,7 +4,9 @@ Each AIV lane holds half of the split axis; a transpose that moves that axis to 
 lane's half on its own, so the lanes' data would land in the wrong place.  Both passes reject it with their own
 message (ExpandMixedKernel for an AUTO-split kernel, reference expand-mixed-kernel §7.2; LowerAutoVectorSplit
 for a data-parallel or explicit-boundary `split_aiv_scope` region, reference lower-auto-vector-split
-`FindTransposeSplitHazard`); this module is the one predicate both call.
+`FindTransposeSplitHazard`); this module is the one predicate both call, and the one home of the kernel-level
+check and its message (`check_kernel_transpose_hazard`: ExpandMixedKernel's §7.2 rejection, which
+LowerAutoVectorSplit's fallback asks too, under its own pass name).
 
 A transpose is a hazard on split dim `d` when
 - its source has a dim `d` (rank > d),
@@ -20,11 +22,16 @@ checked (as in the reference).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from io import StringIO
 
-from xdsl.ir import Operation
+from xdsl.dialects import func
+from xdsl.ir import Attribute, Operation
+from xdsl.printer import Printer
 
+from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES, split_dim_of
 from pypto_mlir.dialects.pto_ops import TransposeOp
-from pypto_mlir.dialects.pto_types import TileType
+from pypto_mlir.dialects.pto_types import DYNAMIC, FuncFlag, TileType, has_flag, split_mode_of
 
 
 def moves_split_axis(op: TransposeOp, dim: int) -> bool:
@@ -46,4 +53,45 @@ def find_transpose_hazard(ops: Iterable[Operation], dim: int) -> TransposeOp | N
     return None
 
 
-__all__ = ["find_transpose_hazard", "moves_split_axis"]
+def check_kernel_transpose_hazard(f: func.FuncOp, pass_name: str) -> None:
+    """§7.2: a split kernel must not transpose its split axis away (ExpandMixedKernel's rejection, which
+    LowerAutoVectorSplit's fallback asks before it splits); the message starts with `pass_name`."""
+    if has_flag(f, FuncFlag.SPLIT_AIV_REGION_VALIDATED):
+        return
+    mode = split_mode_of(f)
+    if mode not in DATA_PARALLEL_MODES:
+        return
+    dim = split_dim_of(mode)
+    op = find_transpose_hazard(f.walk(), dim)
+    if op is None:
+        return
+    result = f"%{op.result.name_hint}" if op.result.name_hint else "%<unnamed>"
+    raise PtoError(
+        f"{pass_name}: kernel '{f.sym_name.data}' requests pto.split<{mode}> but contains a pto.transpose "
+        f"(result '{result}') that swaps the split axis (dim {dim}): each AIV lane's half would move to the "
+        f"other dimension while the split still halves dim {dim}, so the result would have the wrong shape "
+        f"and values. Either (1) drop the split — set pto.split = #pto.split<none> — or (2) eliminate this "
+        f"transpose, e.g. take the column you need with a column slice of its source, {_column_slice_hint(op)}",
+        op=op,
+    )
+
+
+def _column_slice_hint(transpose: Operation) -> str:
+    """`%col = pto.slice %src[0, %j] : <src type> -> <one column of it>` for the source of `transpose`, in the
+    dialect's own syntax (the diagnostic is read beside MLIR, not the Python frontend)."""
+    src = transpose.operands[0]
+    name = f"%{src.name_hint}" if src.name_hint else "%src"
+    src_t = src.type
+    if not isinstance(src_t, TileType) or src_t.get_shape()[0] == DYNAMIC:
+        return f"%col = pto.slice {name}[0, %j] (one column wide)"
+    col_t = src_t.with_(shape=[src_t.get_shape()[0], 1], reset_view=True)
+    return f"%col = pto.slice {name}[0, %j] : {_type_text(src_t)} -> {_type_text(col_t)}"
+
+
+def _type_text(t: Attribute) -> str:
+    out = StringIO()
+    Printer(stream=out).print_attribute(t)
+    return out.getvalue()
+
+
+__all__ = ["check_kernel_transpose_hazard", "find_transpose_hazard", "moves_split_axis"]

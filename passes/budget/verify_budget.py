@@ -19,12 +19,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from pypto_mlir.diagnostics import PtoError, location_of
-from pypto_mlir.dialects.pto_ops import ReserveBufferOp
+from pypto_mlir.dialects.pto_ops import ReserveBufferOp, pipe_init_of
+from pypto_mlir.dialects.pto_traits import CoreSide
 from pypto_mlir.dialects.pto_types import MEMORY_NAMES, MEMORY_SPACES, FuncInt, memory_capacity
 
 from ..analysis.budget import Buffer, MemoryBudget, SpacePeak, side_of
 from ..common import require_target
-from ..expand_mixed_kernel.pipe_metadata import pipe_init
 
 MAX_NOTES = 8
 """At most this many live buffers are listed as notes (the largest); the rest are counted in one more note."""
@@ -44,26 +44,24 @@ def _size(n: int) -> str:
 def _kernel_name(f: func.FuncOp) -> str:
     """The mixed kernel a half came from (`@k` for `@k_aiv`), whose attributes set the pipe depth."""
     name = f.sym_name.data
-    for suffix in ("_aic", "_aiv"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
+    half = CoreSide.kernel_of_half(name)
+    return half[0] if half is not None else name
 
 
 def _ring_hint(f: func.FuncOp, peak: SpacePeak, capacity: int, target: str) -> str:
     """Which ring depth would fit, if any (the rings of this space are the only thing a depth changes)."""
     rings = [b for b in peak.live if b.ring]
-    init = pipe_init(f)
+    init = pipe_init_of(f)
     kernel = _kernel_name(f)
     slot_num, local_num = FuncInt.SLOT_NUM.value, FuncInt.LOCAL_SLOT_NUM.value
     knobs = slot_num + (f" / {local_num}" if target == "a2a3" else "")
     if not rings or init is None:
         return f"use smaller tiles (fewer or smaller tiles live at once in {space_label(peak.space)})"
-    slot = init.attributes["slot_size"].value.data  # type: ignore[attr-defined]
+    slot = init.slot_bytes
     ring = sum(r.bytes for r in rings)
     depth = ring // slot if slot > 0 else 0
     over = peak.bytes - capacity
-    local = init.attributes.get("local_slot_num")
+    local = init.local_depth
     fits = depth - (-(-over // slot)) if slot > 0 else 0  # depth minus ceil(over / slot)
     if 1 <= fits < depth:
         if local is not None:

@@ -14,6 +14,8 @@ Phases (module pass, driven by rewrite patterns):
      (mixed: `@<f>_aic`, `@<f>_aiv`, and a Group `@<f>` unless only Group callers exist);
   3. `RewriteGroupCaller`: existing Group callers call both halves directly;
   4. once per module: `adapt_manual_v2c_pushes`, then `verify_mixed_kernel_expanded`.
+Before phase 1 every incore function has its `scf.execute_region`s inlined (`common.inline_execute_regions`, the
+rule LowerAutoVectorSplit applies too), so the split, the repair, the fences and the tfree placement never meet one.
 Functions of any other kind (aic, aiv, group, ...) pass through, so the pass is idempotent on its output.
 """
 
@@ -47,7 +49,15 @@ from ..analysis.affinity import Affinity, AffinityAnalysis
 from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
 from ..analysis.transpose_hazard import find_transpose_hazard
 from ..analysis.hazards import Aliases, param_aliases
-from ..common import FunctionKind, kind_of, old_heap_frozen, require_target, set_kind, split_mode
+from ..common import (
+    FunctionKind,
+    inline_execute_regions,
+    kind_of,
+    old_heap_frozen,
+    require_target,
+    set_kind,
+    split_mode,
+)
 from .boundaries import LowerAicGather, LowerAivShard, LowerCubeToVectorMove, LowerVectorToCubeMove
 from .deferred_waiters import audit_deferred_waiters
 from .group_abi import normalize_group_abi
@@ -360,6 +370,7 @@ class ExpandMixedKernelPass(ModulePass):
         target = require_target(op, PASS_NAME)
         for f in op.body.block.ops:
             if isinstance(f, func.FuncOp) and kind_of(f) == FunctionKind.INCORE:
+                inline_execute_regions(f)  # the rule of both passes (common.py): the split sees one body
                 reject_unlowered_regions(f)
         affinity = KernelAffinity()
         audit_deferred_waiters(op, affinity.placement)

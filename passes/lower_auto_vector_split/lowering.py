@@ -54,7 +54,7 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_traits import PipeDirection, halving_rule_of
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
-from pypto_mlir.passes.analysis.lanes import (
+from pypto_mlir.dialects.pto_lanes import (
     ceil_half,
     lane_step,
     split_dim_of,

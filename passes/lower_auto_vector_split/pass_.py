@@ -7,6 +7,9 @@ For every function of the module (reference §1), the first branch that applies:
    (shared affinity analysis) -> `lower_auto_function` (the AUTO path);
 3. anything else passes through unchanged (pure-vector split functions included).
 
+A function of branch 1 or 2 first has its `scf.execute_region`s inlined (`common.inline_execute_regions`, the
+rule ExpandMixedKernel applies too): both paths then see one body, with no wrapper to descend into or refuse.
+
 The AUTO path injects `%subblock_idx`, resolves the balanced lane stride (§2.4), runs `SplitLowering` over the
 body (boundaries, halving, control flow), runs the internal cube check and sets the attributes
 (`pto.split` kept, `pto.split_aiv` set, `pto.dual_aiv_dispatch` dropped).  It then checks that ExpandMixedKernel
@@ -33,9 +36,10 @@ from pypto_mlir.dialects.pto_ops import TRANSFER_OPS, AicGatherOp, AivShardOp
 from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag, set_flag, set_split_mode
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.affinity import is_mixed
-from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
+from pypto_mlir.passes.analysis.transpose_hazard import check_kernel_transpose_hazard
+from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES, split_dim_of
 
-from ..common import FunctionKind, kind_of, old_heap_frozen, split_mode
+from ..common import FunctionKind, inline_execute_regions, kind_of, old_heap_frozen, split_mode
 from ..decisions import record, recording
 from .auto.full_width import full_width_chains
 from .auto.lane_stride import scan_lane_stride
@@ -61,14 +65,16 @@ def is_auto_candidate(f: func.FuncOp) -> bool:
 
 
 def check_no_scope(f: func.FuncOp, mode: str) -> None:
-    """E-AUTO-SCOPE: the AUTO path only descends into scf.for / scf.if / scf.while."""
+    """E-AUTO-SCOPE: the AUTO path only descends into scf.for / scf.if / scf.while (an `scf.execute_region` was
+    inlined before this check); any other op with a region (`scf.index_switch`, ...) is refused."""
     for op in f.body.walk():
         if op.regions and not isinstance(op, CONTROL_FLOW):
             raise PtoError(
                 f"{PASS}: function '{f.sym_name.data}' declares an AUTO split (pto.split = #pto.split<{mode}>) and "
                 f"is a mixed cube/vector kernel, but its body still contains a scope ('{op.name}'), which the AUTO "
-                "split cannot lower. Inline or outline the scope first (the AUTO path only descends into scf.for, "
-                "scf.if and scf.while), or drop pto.split and author explicit pto.split_aiv_scope regions",
+                "split cannot lower. Inline or outline the scope first (the AUTO path descends into scf.for, "
+                "scf.if and scf.while, and inlines scf.execute_region), or drop pto.split and author explicit "
+                "pto.split_aiv_scope regions",
                 op=op,
             )
 
@@ -111,8 +117,6 @@ def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False, skip: froz
     AUTO transpose hazard.  Checked here so that a kernel that cannot be split is rejected (or falls back) by this
     pass, at the op that forced it, instead of failing later in ExpandMixedKernel.  (The transpose hazard is only
     checked for the fallback: this pass itself lowers such a transpose, and ExpandMixedKernel reports it.)"""
-    from pypto_mlir.passes.expand_mixed_kernel.pass_ import check_transpose_hazard
-
     for op in f.walk():
         if op in skip:
             continue  # hand-written before the pass: ExpandMixedKernel checks them
@@ -126,10 +130,7 @@ def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False, skip: froz
             raise PtoError(_as_ours(e.message), op=op) from None
     if not transpose_hazard:
         return
-    try:
-        check_transpose_hazard(f)
-    except PtoError as e:
-        raise PtoError(_as_ours(e.message), op=e.op, loc=e.loc) from None
+    check_kernel_transpose_hazard(f, PASS)
 
 
 def _as_ours(message: str) -> str:
@@ -201,14 +202,18 @@ class LowerAutoVectorSplitPass(ModulePass):
         for f in list(op.walk()):
             if not isinstance(f, func.FuncOp) or kind_of(f) != FunctionKind.INCORE or not f.body.blocks:
                 continue
-            if has_split_aiv_scope(f):
+            region_path = has_split_aiv_scope(f)
+            auto = not region_path and is_auto_candidate(f)
+            if region_path or auto:
+                inline_execute_regions(f)
+            if region_path:
                 lower_region_function(f)
                 carry_unplaceable_shards_whole(f)
                 self._report(
                     f, "has pto.split_aiv_scope regions: each region is lowered with its own mode", "regions"
                 )
                 continue
-            if is_auto_candidate(f):
+            if auto:
                 self._lower_auto(f)
             elif self.report or recording():
                 self._report(f, f"is left alone: {_why_not_auto(f)}", "left-alone")

@@ -10,6 +10,7 @@ not as a crash. `pypto-opt` follows each located line with the source line and a
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -130,8 +131,6 @@ def emit_remark(message: str, op: Operation | None = None, loc: SourceLoc | None
     if _remark_sinks:
         _remark_sinks[-1].append(remark)
         return
-    import sys
-
     where = "<unknown>"
     for locate in _remark_locators if remark.loc is None else ():
         where = locate(remark) or where

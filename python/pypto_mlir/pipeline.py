@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from xdsl.utils.lexer import Input, Span
 
+from pypto_mlir.diagnostics import PtoError
+
 if TYPE_CHECKING:  # a driver imports this module even when it runs no pass: it loads nothing of them
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
@@ -252,6 +254,19 @@ def pass_display_name(p: ModulePass | type[ModulePass]) -> str:
     return cls.__name__.removesuffix("Pass")
 
 
+INVALID_OUTPUT = "left IR that does not verify"
+"""What the note on a verifier error after a pass says (`invalid_output_note`); the campaign counts such an error
+as a failure of the pass, not as a rejection of the input."""
+
+
+def invalid_output_note(pass_name: str) -> str:
+    """The note added to a verifier error in a pass's output: the error is the pass's, not the input's."""
+    return (
+        f"pass '{pass_name}' {INVALID_OUTPUT} (the error above is in the pass's output, at the location of the op "
+        "it rewrote): a compiler bug, not a problem of the input"
+    )
+
+
 class PipelineHooks:
     """Callbacks around each pass (printing IR, timing); the default does nothing."""
 
@@ -308,7 +323,11 @@ def run_pipeline(
             with verified_input(module) if i > 0 or input_verified else nullcontext():
                 p.apply(ctx, module)
             if verify_each and getattr(p, "changes_ir", True):
-                verify_module(module, memo)  # a pass that declares `changes_ir = False` (a check) left it as it was
+                try:
+                    verify_module(module, memo)  # a pass that declares `changes_ir = False` (a check) left it as it was
+                except PtoError as bad:
+                    bad.notes.append((None, invalid_output_note(describe_pass(p))))
+                    raise
         except BaseException as err:
             if hooks is not None:
                 hooks.after_failure(p, module, err)

@@ -28,6 +28,7 @@ reports of the examples are checked in (`tests/golden/split_report/`): a change 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
 from io import StringIO
 
@@ -38,23 +39,19 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from pypto_mlir.diagnostics import PtoError, location_of
+from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, ReserveBufferOp
+from pypto_mlir.dialects.pto_pipe_ops import _InitializePipeOp
+from pypto_mlir.dialects.pto_traits import BoundaryAffinity, CoreSide, PipeDirection, PipePop, PipePush
 from pypto_mlir.dialects.pto_types import FuncFlag, FunctionKind, TensorType, TileType, has_flag, kind_of, split_mode_of, target_of
-from pypto_mlir.passes.analysis.lanes import DATA_PARALLEL_MODES, SPLIT_CODE_NAMES, split_dim_of
+from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES, SPLIT_CODE_NAMES, split_dim_of
 from pypto_mlir.passes.decisions import Decision, op_ref
 from pypto_mlir.pipeline import PipelineHooks
 
 REPORT_VERSION = 1
 
-_BOUNDARIES = ("pto.aiv_shard", "pto.aic_gather")
-_INITS = ("pto.aic_initialize_pipe", "pto.aiv_initialize_pipe")
-_PUSH_POP = {
-    "pto.tpush_to_aiv": ("c2v", "push"),
-    "pto.tpop_from_aic": ("c2v", "pop"),
-    "pto.tpush_to_aic": ("v2c", "push"),
-    "pto.tpop_from_aiv": ("v2c", "pop"),
-}
-# the ring of a direction is reserved by its consumer: C->V on the AIV (vec, the UB), V->C on the AIC (mat, L1)
-_RING_SPACE = {"aiv": "vec", "aic": "mat"}
+# Which ops the report describes is asked of the op classes and their traits (`dialects/pto_traits.py`), never
+# of op-name tables: a boundary carries `BoundaryAffinity`, a transfer `PipePush` / `PipePop` (with its direction).
+_TRANSFER_KINDS = ((PipePush, "push"), (PipePop, "pop"))
 
 
 class SplitReportRecorder(PipelineHooks):
@@ -105,9 +102,9 @@ def _kernel_of(op: Operation | None) -> str | None:
     if op is None:
         return None
     name = op.sym_name.data
-    for suffix in ("_aic", "_aiv"):
-        if name.endswith(suffix) and kind_of(op) in (FunctionKind.AIC, FunctionKind.AIV):
-            return name[: -len(suffix)]
+    half = CoreSide.kernel_of_half(name)
+    if half is not None and kind_of(op) in (FunctionKind.AIC, FunctionKind.AIV):
+        return half[0]
     return name
 
 
@@ -131,7 +128,7 @@ def lane_values(before: func.FuncOp, after: func.FuncOp) -> list[dict]:
             seen_before.setdefault(v.name_hint, []).append(v)
     lane: set[SSAValue] = set()
     for op in after.walk():
-        if op.name == "pto.get_subblock_idx" or any(o in lane for o in op.operands):
+        if isinstance(op, GetSubblockIdxOp) or any(o in lane for o in op.operands):
             lane.update(r for r in op.results if not isinstance(r.type, (TileType, TensorType)))
     out: list[dict] = []
     count: dict[str, int] = {}
@@ -171,10 +168,10 @@ def lane_values(before: func.FuncOp, after: func.FuncOp) -> list[dict]:
 def boundaries(f: func.FuncOp) -> list[dict]:
     out = []
     for op in f.walk():
-        if op.name not in _BOUNDARIES:
+        if not op.has_trait(BoundaryAffinity):
             continue
-        code = op.split.value.data  # type: ignore[attr-defined]
-        stride = op.lane_stride.value.data if getattr(op, "lane_stride", None) is not None else None  # type: ignore[attr-defined]
+        code = op.split_code  # type: ignore[attr-defined]
+        stride = getattr(op, "stride", None)
         out.append({
             **op_ref(op),
             "split_code": code,
@@ -196,41 +193,42 @@ def pipes(aic: func.FuncOp | None, aiv: func.FuncOp | None) -> list[dict]:
             continue
         reserves = {}
         for op in f.walk():
-            if op.name == "pto.reserve_buffer":
-                reserves[op.results[0]] = op
+            if isinstance(op, ReserveBufferOp):
+                reserves[op.result] = op
         for op in f.walk():
-            if op.name not in _INITS:
+            if not isinstance(op, _InitializePipeOp):
                 continue
-            pid = op.id.value.data if op.id is not None else 0  # type: ignore[attr-defined]
-            mask = op.dir_mask.value.data  # type: ignore[attr-defined]
+            pid = op.pipe_id
             entry = by_id.setdefault(pid, {
                 "id": pid,
-                "directions": [d for d, bit in (("c2v", 1), ("v2c", 2)) if mask & bit],
-                "slot_size": op.slot_size.value.data,  # type: ignore[attr-defined]
-                "slot_num": op.slot_num.value.data if op.slot_num is not None else None,  # type: ignore[attr-defined]
-                "local_slot_num": op.local_slot_num.value.data if op.local_slot_num is not None else None,  # type: ignore[attr-defined]
+                "directions": [d.value for d in PipeDirection if op.directions & d.bit],
+                "slot_size": op.slot_bytes,
+                "slot_num": op.explicit_depth,
+                "local_slot_num": op.local_depth,
                 "rings": [],
             })
             for operand in op.operands:
                 rb = reserves.get(operand)
                 if rb is not None:
                     entry["rings"].append({
-                        "name": rb.buffer_name.data,  # type: ignore[attr-defined]
+                        "name": rb.buffer_name.data,
                         "reserved_on": side,
-                        "memory": _RING_SPACE[side],
-                        "bytes": rb.size.value.data,  # type: ignore[attr-defined]
+                        "memory": CoreSide(side).ring_space,
+                        "bytes": rb.ring_bytes,
                     })
     transfers: dict[str, list[dict]] = {"c2v": [], "v2c": []}
     for side, f in sides.items():
         if f is None:
             continue
         for op in f.walk():
-            if op.name in _PUSH_POP:
-                d, what = _PUSH_POP[op.name]
+            for trait, what in _TRANSFER_KINDS:
+                t = op.get_trait(trait)
+                if t is None:
+                    continue
                 tile = op.results[0] if what == "pop" else op.operands[0]
-                transfers[d].append({
+                transfers[t.direction.value].append({
                     "side": side, "kind": what, **op_ref(op), "tile": _type(tile.type),
-                    "split_code": op.split.value.data,  # type: ignore[attr-defined]
+                    "split_code": op.split_code,  # type: ignore[attr-defined]
                 })
     out = sorted(by_id.values(), key=lambda e: e["id"])
     for entry in out:
@@ -259,7 +257,7 @@ def build_report(rec: SplitReportRecorder, decisions: list[Decision], source: st
             entry["values"] = lane_values(f, lowered)
             entry["boundaries"] = boundaries(lowered)
         entry["fences"] = [d.facts for d in mine if d.kind == "fence"]
-        aic, aiv = after.get(f"{name}_aic"), after.get(f"{name}_aiv")
+        aic, aiv = after.get(CoreSide.AIC.half_name(name)), after.get(CoreSide.AIV.half_name(name))
         if aic is not None or aiv is not None:
             entry["result"] = {"functions": [g.sym_name.data for g in (aic, aiv) if g is not None]}
             if name in after:
@@ -379,7 +377,7 @@ def _kernel_text(k: dict) -> list[str]:
     if "ring_depth" in k:
         rd = k["ring_depth"]
         if rd["chosen"]:
-            spans = ", ".join(f"{d}: {m if m is not None else 'deadlock'}" for d, m in rd["makespans"].items())
+            spans = ", ".join(f"{d}: {m if m is not None else 'deadlock or unguarded'}" for d, m in rd["makespans"].items())
             out.append(f"  ring depth {rd['slot_num']}: {rd['reason']} (modelled cycles per depth: {spans})")
         else:
             out.append(f"  ring depth {rd['slot_num']} (the default, not chosen): {rd['reason']}")
@@ -393,8 +391,6 @@ def _kernel_text(k: dict) -> list[str]:
 
 def write_reports(path: str, reports: list[dict]) -> None:
     """`path` ending in .json: JSON; `-`: the text form on standard error; else the text form."""
-    import sys
-
     if path == "-":
         sys.stderr.write(to_text(reports))
         return

@@ -14,10 +14,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    DictionaryAttr,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -36,8 +33,6 @@ if TYPE_CHECKING:
 # are told apart by name first): verifying a module that has none (`builtin.module {}`) loads none of them.
 _SCF_RESULT_REGIONS = ("scf.if", "scf.execute_region", "scf.while")
 
-KNOWN_ARG_ATTRS = ("pto.out", "pto.inout")
-KNOWN_CALL_ATTRS = ("pto.no_dep", "pto.task_id")
 
 
 def _message(err: Exception) -> str:
@@ -312,6 +307,7 @@ def _check_call_attrs(module: ModuleOp) -> None:
         return
     from xdsl.dialects import func
 
+    from pypto_mlir.dialects.pto_abi import check_call_attrs
     from pypto_mlir.dialects.pto_traits import CoreSide
     from pypto_mlir.dialects.pto_types import FunctionKind, kind_of
 
@@ -320,38 +316,9 @@ def _check_call_attrs(module: ModuleOp) -> None:
     for op in module.walk():
         if not isinstance(op, func.CallOp):
             continue
-        for name, attr in op.attributes.items():
-            if name.startswith("pto.") and name not in KNOWN_CALL_ATTRS:
-                raise PtoError(
-                    f"'func.call' op has an unknown attribute '{name}' (known on calls: {', '.join(KNOWN_CALL_ATTRS)})",
-                    op=op,
-                )
-        no_dep = op.attributes.get("pto.no_dep")
-        if no_dep is not None:
-            if not (
-                isinstance(no_dep, DenseArrayBase)
-                and isinstance(no_dep.elt_type, IntegerType)
-                and no_dep.elt_type.width.data == 64
-            ):
-                raise PtoError(
-                    f"'func.call' op 'pto.no_dep' must be an array<i64: ...> of argument indices, got {no_dep}", op=op
-                )
-            idx = list(no_dep.get_values())
-            n = len(op.operands)
-            for i in idx:
-                if not 0 <= i < n:
-                    raise PtoError(
-                        f"'func.call' op 'pto.no_dep' lists argument #{i}, but the call has {n} arguments", op=op
-                    )
-            if len(set(idx)) != len(idx):
-                raise PtoError(f"'func.call' op 'pto.no_dep' lists an argument twice: {idx}", op=op)
-        task = op.attributes.get("pto.task_id")
+        task = check_call_attrs(op)
         if task is None:
             continue
-        if not isinstance(task, IntegerAttr) or isinstance(task.type, IntegerType) and task.type.width.data == 1:
-            raise PtoError(f"'func.call' op 'pto.task_id' must be an integer (e.g. 0 : i64), got {task}", op=op)
-        if task.value.data < 0:
-            raise PtoError(f"'func.call' op 'pto.task_id' must be non-negative, got {task.value.data}", op=op)
         parent = op.parent_op()
         callee = funcs.get(op.callee.root_reference.data)
         kind = kind_of(callee) if callee is not None else None
@@ -515,13 +482,21 @@ def _check_terminators(op: Operation) -> None:
 
 def _check_scf_yields(op: Operation) -> None:
     """An `scf.if` / `scf.execute_region` with results ends each region with an `scf.yield` of values of those
-    types (xDSL inserts an empty yield when none is written, and does not compare; it does for `scf.for`)."""
+    types (xDSL inserts an empty yield when none is written, and does not compare; it does for `scf.for`); an
+    `scf.execute_region` has one block (without branch ops a second one could never run)."""
     from xdsl.dialects import scf
 
     if isinstance(op, scf.IfOp):
         regions = [("then", op.true_region), ("else", op.false_region)]
         want = [r.type for r in op.results]
     elif isinstance(op, scf.ExecuteRegionOp):
+        if len(op.region.blocks) > 1:
+            raise PtoError(
+                f"'scf.execute_region' op has {len(op.region.blocks)} blocks, but pto programs have no branch ops "
+                "(the cf dialect is not loaded), so only its first block could ever run; write its body as one "
+                "block ending with scf.yield",
+                op=op,
+            )
         regions, want = [("body", op.region)], [r.type for r in op.results]
     elif isinstance(op, scf.WhileOp):
         _check_scf_while(op)
@@ -646,6 +621,7 @@ def _check_module_attrs(module: ModuleOp) -> None:
 def _check_func_attrs(f: func.FuncOp) -> None:
     from xdsl.dialects import func
 
+    from pypto_mlir.dialects.pto_abi import check_arg_attrs
     from pypto_mlir.dialects.pto_types import KINDS, SPLIT_ATTR, FuncFlag, FuncInt, KindAttr, SplitAttr
 
     if not isinstance(f, func.FuncOp):
@@ -670,20 +646,7 @@ def _check_func_attrs(f: func.FuncOp) -> None:
         if name in int_attrs:
             if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
                 raise PtoError(f"'{name}' must be a positive integer, got {attr}", op=f)
-    if f.arg_attrs is not None:
-        for i, d in enumerate(f.arg_attrs.data):
-            assert isinstance(d, DictionaryAttr)
-            for name in d.data:
-                if name.startswith("pto.") and name not in KNOWN_ARG_ATTRS:
-                    raise PtoError(
-                        f"unknown argument attribute '{name}' on argument {i} of @{f.sym_name.data} "
-                        f"(known: pto.out, pto.inout)",
-                        op=f,
-                    )
-                if name in KNOWN_ARG_ATTRS and not isinstance(d.data[name], UnitAttr):
-                    raise PtoError(
-                        f"'{name}' is a unit attribute (write {{{name}}} without a value), got {d.data[name]}", op=f
-                    )
+    check_arg_attrs(f)
 
 
 def function_kind(f: Operation) -> str | None:

@@ -81,7 +81,7 @@ CUBE_STORE = "    %s2 = pto.store %c, %scratch[0, 0] : !pto.tile<16x16xf32, acc>
 
 
 def _expanded(name: str, target: str = "a2a3") -> str:
-    from pypto_mlir.interpreter import apply_pipeline
+    from pypto_mlir.check_pipeline import apply_pipeline
     from pypto_mlir.ir import print_module
 
     m = parsed(input_text(name).replace("#pto.target<a2a3>", f"#pto.target<{target}>"))
@@ -155,7 +155,7 @@ def test_missing_split_aiv_on_a5_runs_one_lane_and_loses_the_other_half():
 
 
 def _pipeline(example: str) -> str:
-    from pypto_mlir.interpreter import apply_pipeline
+    from pypto_mlir.check_pipeline import apply_pipeline
     from pypto_mlir.ir import print_module
 
     m = parsed((EXAMPLES / example).read_text())
@@ -231,7 +231,7 @@ ALL_ROWS = """    %full = pto.load %o2[0, 0] : !pto.tensor<16x128xf32> -> !pto.t
 
 
 def _expand(text: str) -> str:
-    from pypto_mlir.interpreter import apply_pipeline
+    from pypto_mlir.check_pipeline import apply_pipeline
     from pypto_mlir.ir import print_module
 
     m = parsed(text)

@@ -61,7 +61,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 
 def test_reinterpret_view_keeps_a_runtime_valid_extent():
-    from pypto_mlir.interpreter import check_pipeline_text
+    from pypto_mlir.check_pipeline import check_pipeline_text
 
     res = check_pipeline_text(ODD_SPLIT_REINTERPRET, ["lower-auto-vector-split", "expand-mixed-kernel"], "odd.mlir")
     assert res.ok, res.report

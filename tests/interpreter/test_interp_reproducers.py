@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kernelgen.known import KNOWN_CLASSES, known_class
-from pypto_mlir.interpreter import check_pipeline_text
+from pypto_mlir.check_pipeline import check_pipeline_text
 
 DIR = Path(__file__).resolve().parents[1] / "kernelgen" / "reproducers"
 FILES = sorted(DIR.glob("*.mlir"))

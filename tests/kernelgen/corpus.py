@@ -2,6 +2,12 @@
 
 A chunk is *runnable* when the interpreter can run it before the pipeline (static shapes, no rejected input) and
 the pipeline accepts it; such a chunk must then give the same outputs after the pipeline.
+
+A chunk the verifier or the pipeline *refuses* (with a located error) is not skipped: it must be an expected
+refusal, listed with its error in `expected_refusals.txt` (`<case>[<pipeline>]<TAB><first line of the error>`),
+or the test fails; a listed case the pipeline now accepts fails too, until its line is removed.  So a pass that
+starts refusing valid kernels, or changes what it says, shows up as a failure.  After a deliberate change,
+`python tests/kernelgen/corpus.py` rewrites the list from what the pipeline does now: review its diff.
 """
 
 from __future__ import annotations
@@ -12,8 +18,9 @@ from pathlib import Path
 
 from xdsl.dialects import func
 
-from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.interpreter import apply_pipeline, check_modules
+from pypto_mlir.diagnostics import PtoError, capture_remarks
+from pypto_mlir.interpreter import check_modules
+from pypto_mlir.check_pipeline import apply_pipeline
 from pypto_mlir.interpreter.values import InterpError
 from pypto_mlir.ir import parse_module
 from pypto_mlir.verify import verify_module
@@ -80,8 +87,46 @@ def entries(module) -> list[str]:
 
 @dataclass
 class Outcome:
-    status: str  # "ok", "skip", "fail"
+    status: str  # "ok", "refused" (detail: the first line of the located error), "skip" (not runnable), "fail"
     detail: str
+
+
+REFUSALS_FILE = Path(__file__).resolve().parent / "expected_refusals.txt"
+
+
+def case_key(name: str, pipeline: list[str]) -> str:
+    """The key of a case in `expected_refusals.txt`: `<case id or file>[<pipeline>]`."""
+    return f"{name}[{','.join(pipeline)}]"
+
+
+def expected_refusals() -> dict[str, str]:
+    """Case key -> the first line of the error the case is expected to be refused with."""
+    out = {}
+    for line in REFUSALS_FILE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            key, _, message = line.partition("\t")
+            out[key] = message
+    return out
+
+
+def check_refusal(key: str, out: Outcome, expected: dict[str, str]) -> bool:
+    """True when `out` is a refusal, after checking it is the expected one; fails when the case is refused
+    unexpectedly, with another error, or is listed but accepted now."""
+    if out.status != "refused":
+        assert key not in expected, (
+            f"{key} is listed in {REFUSALS_FILE.name} as refused with '{expected.get(key)}', but the pipeline accepts "
+            "it now: remove its line"
+        )
+        return False
+    assert key in expected, (
+        f"the pipeline refuses {key}, which is not an expected refusal ({REFUSALS_FILE.name}): {out.detail}"
+    )
+    assert out.detail == expected[key], f"{key} is refused with another error than expected:\n  now: {out.detail}\n  was: {expected[key]}"
+    return True
+
+
+def refusal(e: PtoError, name: str) -> Outcome:
+    return Outcome("refused", e.format(name).splitlines()[0])
 
 
 def check_case(text: str, name: str, pipeline: list[str], seed: int = 0) -> Outcome:
@@ -90,12 +135,12 @@ def check_case(text: str, name: str, pipeline: list[str], seed: int = 0) -> Outc
         before = parse_module(text, name)
         verify_module(before)
     except PtoError as e:
-        return Outcome("skip", "input does not parse/verify: " + e.format(name))
+        return refusal(e, name)  # the input itself is refused (a rejection test of the verifier)
     after = parse_module(text, name)
     try:
         apply_pipeline(after, pipeline)
     except PtoError as e:
-        return Outcome("skip", "pipeline rejects the input: " + e.format(name))
+        return refusal(e, name)
     except Exception as e:  # noqa: BLE001 - a crashing pass is a finding
         return Outcome("fail", f"pipeline crashes: {type(e).__name__}: {e}")
     ran = 0
@@ -119,3 +164,47 @@ def check_case(text: str, name: str, pipeline: list[str], seed: int = 0) -> Outc
     if not ran:
         return Outcome("skip", "; ".join(notes) or "no entry function")
     return Outcome("ok", f"{ran} entr{'y' if ran == 1 else 'ies'} match")
+
+
+def _all_cases() -> list[tuple[str, str, str, list[str]]]:
+    """(id, text, file name, pipeline) of every corpus case: the lit chunks, then the examples."""
+    cases = [(c.id, c.text, str(c.path.relative_to(ROOT)), p) for c, p in lit_cases()]
+    cases += [(str(p.relative_to(ROOT)), p.read_text(), str(p.relative_to(ROOT)), pl) for p, pl in example_cases()]
+    return cases
+
+
+def all_case_keys() -> set[str]:
+    return {case_key(ident, pipeline) for ident, _, _, pipeline in _all_cases()}
+
+
+def all_refusals() -> list[str]:
+    """`<key>\t<error>` of every corpus case the verifier or the pipeline refuses now (the lit chunks, the
+    examples), in key order: what `expected_refusals.txt` holds."""
+    lines = []
+    for ident, text, name, pipeline in _all_cases():
+        out = refusal_only(text, name, pipeline)
+        if out is not None:
+            lines.append(f"{case_key(ident, pipeline)}\t{out}")
+    return sorted(lines)
+
+
+def refusal_only(text: str, name: str, pipeline: list[str]) -> str | None:
+    """The first line of the error with which the verifier or `pipeline` refuses `text`, or None (no run)."""
+    try:
+        verify_module(parse_module(text, name))
+        with capture_remarks():  # a fallback's remark is not a refusal
+            apply_pipeline(parse_module(text, name), pipeline)
+    except PtoError as e:
+        return refusal(e, name).detail
+    return None
+
+
+if __name__ == "__main__":
+    header = (
+        "# Corpus cases the verifier or the pipeline refuses, each with the first line of its located error\n"
+        "# (tests/kernelgen/corpus.py; rewrite with `python tests/kernelgen/corpus.py` and review the diff).\n"
+    )
+    body = all_refusals()
+    REFUSALS_FILE.write_text(header + "\n".join(body) + "\n", encoding="utf-8")
+    print(f"{len(body)} expected refusals written to {REFUSALS_FILE}")
+

@@ -25,13 +25,13 @@ from xdsl.dialects import arith, func, scf
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError, location_of
-from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, StoreOp, get_int_attr
+from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, StoreOp
 from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 
 from ...analysis.affinity import Affinity, intrinsic_affinity
 from ...analysis.hazards import op_accesses, transfer_roles
-from ...analysis.lanes import lane_extent
+from pypto_mlir.dialects.pto_lanes import lane_extent
 from ...common import enclosing_loops
 
 PASS = "LowerAutoVectorSplit"
@@ -221,7 +221,7 @@ def check_cross_lane_gm_races(f: func.FuncOp, lanes: dict | None = None) -> None
     for i, op in enumerate(ops):
         if not op.has_trait(GmAccess) or intrinsic_affinity(op) == Affinity.CUBE:
             continue
-        atomic = isinstance(op, StoreOp) and (get_int_attr(op, "atomic") or 0) != 0
+        atomic = isinstance(op, StoreOp) and op.is_atomic
         for a in op_accesses(op, CoreSide.AIV, memo):
             accesses.append(LaneAccess(op, a.write, a.roots, atomic, i, lanes))
     for x in range(len(accesses)):

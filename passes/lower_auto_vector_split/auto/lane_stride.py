@@ -36,7 +36,7 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_traits import PipeDirection, TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, move_direction
-from pypto_mlir.passes.analysis.lanes import ceil_half, lane_extents, resolve_lane_stride
+from pypto_mlir.dialects.pto_lanes import ceil_half, lane_extents, resolve_lane_stride
 
 
 def _non_singleton(t: object, dim: int) -> bool:

@@ -11,7 +11,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_traits import TileGenerator
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim
-from pypto_mlir.passes.analysis.lanes import (
+from pypto_mlir.dialects.pto_lanes import (
     ceil_half,
     lane_extents,
     needs_valid_clamp,

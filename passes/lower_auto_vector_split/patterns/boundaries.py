@@ -29,7 +29,7 @@ from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim
 from pypto_mlir.passes.analysis.affinity import move_direction
 from pypto_mlir.passes.analysis.mx_scale import SCALE_SPACES, scale_kind, scale_mat_type
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code, widened_shard_extent
-from pypto_mlir.passes.analysis.lanes import (
+from pypto_mlir.dialects.pto_lanes import (
     lane_step,
     needs_valid_clamp,
     split_code_of_dim,
@@ -339,9 +339,9 @@ class TransferRestamp(_SplitPattern):
                 )
             if full.get_shape()[lw.dim] == DYNAMIC:
                 raise _dynamic_box_error(op, lw.dim)
-            op.attributes["split"] = i64_attr(shard_split_code(full, mode, lw.lane_stride, op))
+            op.split = i64_attr(shard_split_code(full, mode, lw.lane_stride, op))
             if lw.lane_stride is not None:
-                op.attributes["lane_stride"] = i64_attr(lw.lane_stride)
+                op.lane_stride = i64_attr(lw.lane_stride)
             if isinstance(op, TPopFromAicOp):
                 lw.retype_lane_part(rewriter, op.results[0], lw.dim)
             return
@@ -360,9 +360,9 @@ class TransferRestamp(_SplitPattern):
                     f"{info.dim}, but a split transfer re-joins a 2D tile along dim 0 or dim 1 only",
                     op=op,
                 )
-            op.attributes["split"] = i64_attr(gather_split_code(info.orig_type, split_code_of_dim(info.dim), op))
+            op.split = i64_attr(gather_split_code(info.orig_type, split_code_of_dim(info.dim), op))
             return
         full = op.results[0].type
         assert isinstance(full, TileType)
         if full.rank == 2 and full.get_shape()[lw.dim] != DYNAMIC:
-            op.attributes["split"] = i64_attr(gather_split_code(full, mode, op))
+            op.split = i64_attr(gather_split_code(full, mode, op))

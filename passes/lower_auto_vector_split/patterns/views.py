@@ -20,7 +20,7 @@ from pypto_mlir.dialects.pto_ops import (
     TransposeViewOp,
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim, format_shape
-from pypto_mlir.passes.analysis.lanes import (
+from pypto_mlir.dialects.pto_lanes import (
     ceil_half,
     needs_valid_clamp,
 )

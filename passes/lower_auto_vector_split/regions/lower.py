@@ -7,7 +7,8 @@ holds a region anywhere.  In order:
    (`region_checks.check_cross_lane_gm_order`: no full-width access after a region to a tensor the region's lanes
    store): nothing is rewritten if either fails.
 2. Every region is lowered in place and its wrapper erased, walking the function body and the bodies of
-   `scf.for` / `scf.if` / `scf.while` (ops outside regions stay full width).  Per form:
+   `scf.for` / `scf.if` / `scf.while` (the pass inlined every `scf.execute_region` before; ops outside regions
+   stay full width; the regions of any other op are not entered).  Per form:
    - task-parallel (`none`): the body is spliced unchanged;
    - explicit-boundary (up_down / left_right with `aiv_shard` / `aic_gather` in the body): E-MIXED check,
      transpose hazard, valid-extent repair (`region_valid`), then spliced;
@@ -16,13 +17,13 @@ holds a region anywhere.  In order:
    Splicing binds the region's `%aiv_id` to a `pto.get_subblock_idx` placed first in the spliced body (after
    the injected `%subblock_idx` of a data-parallel region) and maps `pto.yield` operands to the scope results.
 3. A region that survived (it sat inside a task-parallel or explicit-boundary region, whose bodies are spliced
-   unlowered) is rejected: E-REGION-SCOPE.
+   unlowered, or inside an op the walk does not enter, such as `scf.index_switch`) is rejected: E-REGION-SCOPE.
 4. The function gets `pto.split_aiv` and `pto.split_aiv_region_validated` (an existing `pto.split` is kept).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -43,6 +44,9 @@ from .rules import (
 )
 from .valid_extents import localize_explicit_boundary_valid
 
+WALKED = (scf.ForOp, scf.IfOp, scf.WhileOp)
+"""The ops whose bodies the region lowering walks to find regions."""
+
 FORM_NAMES = {"task": "a task-parallel (mode none)", "explicit": "an explicit-boundary"}
 
 
@@ -58,10 +62,19 @@ def lower_region_function(f: func.FuncOp) -> None:
     lowering.lower_block(f.body.block)
     for op in f.walk():
         if isinstance(op, SplitAivScopeOp):
-            outer = lowering.unlowered_in.get(op, "enclosing")
+            outer = lowering.unlowered_in.get(op)
+            if outer is None:
+                scope = _enclosing_scope(op)
+                raise PtoError(
+                    f"LowerAutoVectorSplit: this pto.split_aiv_scope region is nested inside a scope "
+                    f"('{scope.name}'), which the region lowering does not enter (it descends into scf.for, scf.if "
+                    "and scf.while, and inlines scf.execute_region), so it cannot be lowered and would reach "
+                    "ExpandMixedKernel as a region; move the region out of that op",
+                    op=op,
+                )
             raise PtoError(
                 "LowerAutoVectorSplit: this pto.split_aiv_scope region is nested inside "
-                f"{FORM_NAMES.get(outer, 'another')} region, whose body is spliced without lowering, so it cannot be "
+                f"{FORM_NAMES[outer]} region, whose body is spliced without lowering, so it cannot be "
                 "lowered and would reach ExpandMixedKernel as a region; close the enclosing region before opening "
                 "this one (make them siblings), or nest it in a full-width data-parallel region instead",
                 op=op,
@@ -81,10 +94,12 @@ class _RegionLowering:
         self.unlowered_in: dict[SplitAivScopeOp, str] = {}
 
     def lower_block(self, block: Block) -> None:
+        """Lower the regions of `block` and of the `scf.for` / `scf.if` / `scf.while` bodies in it (reference:
+        For, While, If and Seq, not the scopes); a region inside any other op is left for E-REGION-SCOPE."""
         for op in list(block.ops):
             if isinstance(op, SplitAivScopeOp):
                 self.lower_region(op)
-            else:
+            elif isinstance(op, WALKED):
                 for region in op.regions:
                     for b in region.blocks:
                         self.lower_block(b)
@@ -153,9 +168,18 @@ class _RegionLowering:
         raise PtoError(
             f"LowerAutoVectorSplit: '{op.name}' holds a region this pass cannot lower inside a data-parallel "
             "pto.split_aiv_scope region; the region lowering only descends into scf.for, scf.if, scf.while and "
-            "inner pto.split_aiv_scope regions",
+            "inner pto.split_aiv_scope regions (and inlines scf.execute_region first)",
             op=op,
         )
+
+
+def _enclosing_scope(op: Operation) -> Operation:
+    """The innermost op around `op` that the region lowering does not walk into."""
+    p = op.parent_op()
+    while p is not None and isinstance(p, WALKED):
+        p = p.parent_op()
+    assert p is not None
+    return p
 
 
 def _block_args(op: Operation) -> list[SSAValue]:

@@ -32,7 +32,6 @@ from pypto_mlir.dialects.pto_ops import (
     SliceOp,
     SplitAivScopeOp,
     StoreOp,
-    get_int_attr,
 )
 from pypto_mlir.dialects.pto_comm_ops import TileGetOp
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp
@@ -41,7 +40,7 @@ from pypto_mlir.dialects.pto_types import FuncFlag, TensorType, TileType, format
 from pypto_mlir.passes.analysis.hazards import op_accesses
 
 from ...analysis.affinity import Affinity, intrinsic_affinity, move_direction
-from ...analysis.lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
+from pypto_mlir.dialects.pto_lanes import SPLIT_CODE_NAMES, mode_of_dim, split_code_of_dim, split_dim_of
 from ...analysis.transpose_hazard import find_transpose_hazard
 from ...common import enclosing_loops
 
@@ -178,12 +177,12 @@ def _check_inside(op: Operation, aff: Affinity, scope: SplitAivScopeOp) -> None:
                 op=op,
             )
     # Always-on guard of the task-parallel form: no split axis to cut along.
-    if mode == "none" and isinstance(op, (AivShardOp, AicGatherOp)) and (get_int_attr(op, "split") or 0) != 0:
+    if mode == "none" and isinstance(op, (AivShardOp, AicGatherOp)) and op.split_code != 0:
         raise PtoError(
-            f"LowerAutoVectorSplit: '{op.name}' with split = {get_int_attr(op, 'split')} inside a mode none "
+            f"LowerAutoVectorSplit: '{op.name}' with split = {op.split_code} inside a mode none "
             f"(task-parallel) pto.split_aiv_scope region; a task-parallel region has no split axis, so its "
             f"boundary ops keep the full shape: use split = 0 (and address each lane's part with %aiv_id), or give "
-            f"the region mode {SPLIT_CODE_NAMES[get_int_attr(op, 'split') or 0]}",
+            f"the region mode {SPLIT_CODE_NAMES[op.split_code]}",
             op=op,
         )
     # (g) a cube-lane value read inside the region without a boundary op.

@@ -46,11 +46,10 @@ from pypto_mlir.dialects.pto_ops import (
     TFREE_OPS,
     TPUSH_OPS,
     YieldOp,
-    get_int_attr,
 )
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_dim
 
-from ...analysis.lanes import lane_extent_ops, lane_extents, lane_step, split_dim_of_code
+from pypto_mlir.dialects.pto_lanes import lane_extent_ops, lane_extents, lane_step, split_dim_of_code
 from ...common import with_loc
 from .rules import body_ops, value_name
 
@@ -154,7 +153,7 @@ class _Localizer:
                 self._consumer(op)
 
     def _shard(self, op: AivShardOp) -> None:
-        split = get_int_attr(op, "split") or 0
+        split = op.split_code
         if split == 0:
             return
         dim = split_dim_of_code(split)
@@ -166,7 +165,7 @@ class _Localizer:
             return  # parity unknown: treated as even and fully valid (as the reference does)
         if v == box and box % 2 == 0:
             return
-        step = lane_step(box, get_int_attr(op, "lane_stride"))  # where lane 1's cells start (as in the transport)
+        step = lane_step(box, op.stride)  # where lane 1's cells start (as in the transport)
         after = op.next_op
         assert after is not None  # the region ends with pto.yield
         name = f"{op.result.name_hint or 'shard'}_lane_valid"
@@ -244,7 +243,7 @@ class _Localizer:
         return self._with_dim_valid(t, tr.dim, extent)
 
     def _gather(self, op: AicGatherOp) -> None:
-        split = get_int_attr(op, "split") or 0
+        split = op.split_code
         src = op.src.type
         res = op.result.type
         assert isinstance(src, TileType) and isinstance(res, TileType)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import signal
 import threading
 import time
@@ -145,8 +146,6 @@ def _check_fixed_point(printed: str, name: str, ctx, stage: str):
 
 
 def _diff(a: str, b: str) -> str:
-    import difflib
-
     return "".join(list(difflib.unified_diff(a.splitlines(True), b.splitlines(True), n=1))[:20])
 
 

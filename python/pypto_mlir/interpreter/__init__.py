@@ -2,7 +2,8 @@
 
 * `Machine(module).run(entry, args)` runs a function: Orchestration -> calls -> Group -> concurrent AIC/AIV cores
   talking through slot rings, with deadlock and protocol checking.
-* `run_program`, `check_pipeline_text`, `check_modules` run programs on seeded inputs and compare outputs.
+* `run_program`, `check_modules` run programs on seeded inputs and compare outputs (`check_pipeline_text`, which
+  runs a pipeline between them, is in `pypto_mlir.check_pipeline`, above both the passes and the interpreter).
 
 The semantics are documented in `docs/interpreter.md`.
 """
@@ -12,9 +13,7 @@ from . import comm as _comm, mx as _mx, views as _views  # noqa: F401,E402  (reg
 from .runner import (
     CheckResult,
     Outputs,
-    apply_pipeline,
     check_modules,
-    check_pipeline_text,
     compare,
     find_entry,
     make_inputs,
@@ -32,9 +31,7 @@ __all__ = [
     "Outputs",
     "RunError",
     "Tile",
-    "apply_pipeline",
     "check_modules",
-    "check_pipeline_text",
     "compare",
     "find_entry",
     "make_inputs",

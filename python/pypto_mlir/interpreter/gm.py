@@ -89,8 +89,8 @@ def run_store(machine, op: P.StoreOp, args, env, ctx: Ctx) -> list:
         return [buf]  # lane 1 of a dual dispatch replays the handshakes only
     idx = window(buf, offs, tile.valid, "store")
     region = tile.valid_view()
-    atomic = P.get_int_attr(op, "atomic") or 0
-    record(ctx, op, buf, idx, tile.type, write=True, atomic=bool(atomic), values=region)
+    atomic = op.is_atomic
+    record(ctx, op, buf, idx, tile.type, write=True, atomic=atomic, values=region)
     if atomic:
         # Atomic store: accumulate into GM (the sum is rounded to the tensor's element type).
         cur = buf.data[idx].astype(np.float64 if region.dtype.kind not in "iu" else np.int64)

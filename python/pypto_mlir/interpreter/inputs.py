@@ -1,17 +1,20 @@
 """The inputs of a run (the entry function, seeded random arguments) and the timing model's run (`run_timed`).
 
-Kept apart from `runner.py`, which also drives pass pipelines: a pass may time a kernel (ExpandMixedKernel's
-ring depth choice) without importing the pipeline that imports the pass."""
+The interpreter runs no pass (running a pipeline between two runs is `pypto_mlir.check_pipeline`'s job, a driver).
+ExpandMixedKernel's ring-depth choice still calls `run_timed` here: the one edge from a pass into the interpreter,
+pending on the house-emk branch (`PENDING` in tests/tools/test_import_graph.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_abi import param_direction
 from pypto_mlir.dialects.pto_types import FunctionKind, TensorType, TileType
 
 from .machine import Machine, kind_of
@@ -55,18 +58,6 @@ def param_names(f: func.FuncOp) -> list[str]:
             n = f"{n}_{i}"
         names.append(n)
     return names
-
-
-def param_direction(f: func.FuncOp, i: int) -> str:
-    if f.arg_attrs is None:
-        return "in"
-    d = f.arg_attrs.data[i]
-    assert isinstance(d, DictionaryAttr)
-    if isinstance(d.data.get("pto.out"), UnitAttr):
-        return "out"
-    if isinstance(d.data.get("pto.inout"), UnitAttr):
-        return "inout"
-    return "in"
 
 
 def random_array(shape: tuple[int, ...], dt: np.dtype, rng: np.random.Generator) -> np.ndarray:
@@ -132,10 +123,18 @@ def copy_inputs(values: list[Any]) -> list[Any]:
     return out
 
 
-
 def run_timed(module: ModuleOp, entry: str | None = None, seed: int = 0, given=None) -> list:
     """Run the program once for the timing model; returns the `Timeline` of every Group run, in order."""
     f = find_entry(module, entry)
     machine = Machine(module, timing=True)
     machine.run(f.sym_name.data, copy_inputs(make_inputs(f, seed, given)))
     return machine.timelines or []
+
+
+def record_runs(module: ModuleOp, group: str, scalar_values: Iterable[Mapping[str, Any]] = ({},)) -> list[list]:
+    """Run the Group `group` of `module` once per assignment of its scalar parameters (name -> value; tensors get
+    seeded data, `make_inputs`) and return each run's timelines, for `pypto_mlir.timing.depth`.  The rings run at
+    the depth the module sets, which must be deep enough for the run (the replay then tries any depth).  A
+    kernel whose scalar parameters only bound loops or pick branches is timed by stating the values to time it
+    over (e.g. each branch's flag, a typical trip count); errors of a run are the caller's to handle."""
+    return [run_timed(module, group, given={k: np.asarray(v) for k, v in values.items()}) for values in scalar_values]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_traits import BoundaryAffinity
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
-from pypto_mlir.passes.analysis.lanes import lane_step, split_dim_of_code
+from pypto_mlir.dialects.pto_lanes import lane_step, split_dim_of_code
 
 from .registry import impl_effect, impl_sync
 from .state import Ctx, Gen, MachineView, Wait, WaitKind
@@ -36,7 +36,7 @@ def check_static_valid(t: TileType, part: Tile, lane: int, full_valid: int, stri
 def _unsplit_boundary(op: P.AivShardOp | P.AicGatherOp, src) -> tuple[int, list | None]:
     """The split code of an aiv_shard / aic_gather, and its result when the code is 0 (no split: the whole tile,
     retyped to the other side's memory), else None."""
-    split = P.get_int_attr(op, "split") or 0
+    split = op.split_code
     return split, [repad(make_tile(src.data, op.result.type, src.valid))] if split == 0 else None
 
 
@@ -54,7 +54,7 @@ def run_aiv_shard(machine, op: P.AivShardOp, args, env, ctx: Ctx) -> list:
         )
     axis = split_dim_of_code(split)
     box = static_shape(t)[axis]
-    stride = lane_step(src.data.shape[axis], P.get_int_attr(op, "lane_stride"))
+    stride = lane_step(src.data.shape[axis], op.stride)
     part = shard_part(src, axis, ctx.lane, box, stride, t)
     check_static_valid(t, part, ctx.lane, src.valid[axis], stride, axis)
     return [part]

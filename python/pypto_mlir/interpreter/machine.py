@@ -24,6 +24,7 @@ from xdsl.traits import IsTerminator
 
 from pypto_mlir.diagnostics import SourceLoc, location_of
 from pypto_mlir.dialects import pto_ops as P
+from pypto_mlir.dialects.pto_abi import task_id_of
 from pypto_mlir.dialects.pto_traits import CoreSide, SlotView
 from pypto_mlir.dialects.pto_types import (
     FuncFlag,
@@ -383,8 +384,8 @@ class Machine:
         operands from `env`, the slot-lease check, the op's implementation from the registry (plain, effect or
         sync), results into `env`.  While a sync op cannot proceed it yields a `Wait` (`state.py`: the
         `WaitKind`, the ring, the count or signal), which the scheduler keeps in `ctx.waiting_at` until it resumes
-        the core.  An op with regions (`scf.for/if/while`, `func.call`, `split_aiv_scope`) runs its body's ops
-        through this hook again, nested inside its own call."""
+        the core.  An op with regions (`scf.for/if/while/execute_region`, `func.call`, `split_aiv_scope`) runs its
+        body's ops through this hook again, nested inside its own call."""
         if op.has_trait(IsTerminator):  # func.return, scf.yield, scf.condition, pto.yield
             return [self.get(env, o, op) for o in op.operands]
         args = [self.get(env, o, op) for o in op.operands]
@@ -437,6 +438,12 @@ class Machine:
             return []
         return (yield from self.exec_block(region.block, dict(env), ctx))
 
+    @impl_sync(scf.ExecuteRegionOp)
+    def run_execute_region(self, op: scf.ExecuteRegionOp, args, env, ctx) -> Gen:
+        """Its one block, once (the verifier refuses a second block); the results are what its `scf.yield`
+        gives.  The block's own values stay inside it, as in an `scf.if` branch."""
+        return (yield from self.exec_block(op.region.block, dict(env), ctx))
+
     @impl_sync(scf.WhileOp)
     def run_while(self, op: scf.WhileOp, args, env, ctx) -> Gen:
         vals = list(args)
@@ -475,8 +482,8 @@ _PENDING = _Pending()
 
 def _task_id(call: Operation | None) -> str:
     """`, task N` for a member call with `pto.task_id = N` (the runtime task it is submitted as), for labels."""
-    attr = call.attributes.get("pto.task_id") if call is not None else None
-    return f", task {attr.value.data}" if attr is not None and hasattr(attr, "value") else ""
+    task = task_id_of(call) if call is not None else None
+    return f", task {task}" if task is not None else ""
 
 
 def _is_pending(v: Any) -> bool:

@@ -35,7 +35,7 @@ from .values import SPLIT_NAMES, InterpError, SlotLease, Tile
 @impl_effect(P.ReserveBufferOp)
 def run_reserve_buffer(machine: MachineView, op: P.ReserveBufferOp, args, env, ctx: Ctx) -> list:
     h = machine.new_handle()
-    ctx.buffers[h] = ("reserve", op.buffer_name.data, P.get_int_attr(op, "size") or 0, op)
+    ctx.buffers[h] = ("reserve", op.buffer_name.data, op.ring_bytes, op)
     return [h]
 
 
@@ -54,11 +54,8 @@ def _init_pipe(op, args, ctx: Ctx, side: CoreSide) -> list:
     if ctx.group is None or ctx.side != side:
         raise InterpError(f"'{op.name}' runs outside an {side.tag} kernel of a Group")
     grp = ctx.group
-    pid = P.get_int_attr(op, "id") or 0
-    dir_mask = P.get_int_attr(op, "dir_mask") or 0
-    slot_size = P.get_int_attr(op, "slot_size") or 0
-    slot_num = P.get_int_attr(op, "slot_num") or (4 if dir_mask == 3 else 8)
-    local = P.get_int_attr(op, "local_slot_num") or slot_num
+    pid, dir_mask, slot_size = op.pipe_id, op.directions, op.slot_bytes
+    slot_num, local = op.depth, op.consumer_depth
     if pid in ctx.pipes:
         raise InterpError(f"pipe {pid} is initialized twice on this core (first at {loc_str(ctx.pipes[pid].op)})")
     for dname, arg in ((PipeDirection.C2V, args[0]), (PipeDirection.V2C, args[1])):
@@ -118,7 +115,7 @@ def ring_of(op, ctx: Ctx, direction: PipeDirection, side: CoreSide) -> Ring:
     """The ring a pipe op of `side` in `direction` works on, checked against this core's initialize_pipe."""
     if ctx.group is None or ctx.side != side:
         raise InterpError(f"'{op.name}' is a cross-core op and must run in an {side.tag} kernel of a Group")
-    pid = P.get_int_attr(op, "id") or 0
+    pid = op.pipe_id
     init = ctx.pipes.get(pid)
     bit = direction.bit
     if init is None:
@@ -161,7 +158,7 @@ def push_tile(target: str | None, op, tile: Tile, ctx: Ctx, direction: PipeDirec
             "be pushed: the a5 V->C transfer inserts whole 32-byte fractal rows, so only the full physical box "
             "is contiguous; widen a private carrier's valid region to the box first (pto.set_validshape)"
         )
-    code = P.get_int_attr(op, "split") or 0
+    code = op.split_code
     if code and len(ring.lanes) < 2:
         raise InterpError(
             f"split = {code} ({SPLIT_NAMES[code]}) exchanges halves with two AIV lanes, but @{ctx.group.aiv_name} "
@@ -182,7 +179,7 @@ def push_tile(target: str | None, op, tile: Tile, ctx: Ctx, direction: PipeDirec
     e.push_ops[me] = op
     e.parts[me] = Tile(tile.data.copy(), tile.valid, tile.type)
     e.codes[me] = code
-    e.strides[me] = P.get_int_attr(op, "lane_stride")
+    e.strides[me] = op.stride
     ring.pushed[me] = n + 1
     ctx.group.progress += 1
     return []
@@ -205,7 +202,7 @@ def pop_tile(target: str | None, op, ctx: Ctx, direction: PipeDirection, side: C
     while not (n < len(ring.entries) and set(ring.producers) <= set(ring.entries[n].parts)):
         yield Wait(op, WaitKind.POP, ring, count=n)
     e = ring.entries[n]
-    code = P.get_int_attr(op, "split") or 0
+    code = op.split_code
     for prod, pcode in e.codes.items():
         if pcode != code:
             raise InterpError(
@@ -257,7 +254,7 @@ def free_slot(op, tile: Tile, ctx: Ctx, direction: PipeDirection, side: CoreSide
 # Ops that pass tiles on without reading their data (the reads happen where the values are used).  The tfrees
 # (`PipeFree`) report a second free of a slot themselves.  A `SlotView` op's result is a view of its first
 # operand's buffer (slice, reshape, transpose_view, set_validshape): a view of a popped tile aliases its slot.
-_PASS_THROUGH = (func.CallOp, scf.ForOp, scf.IfOp, scf.WhileOp, P.SplitAivScopeOp)
+_PASS_THROUGH = (func.CallOp, scf.ForOp, scf.IfOp, scf.WhileOp, scf.ExecuteRegionOp, P.SplitAivScopeOp)
 
 
 def reads_tiles(op: Operation) -> bool:

@@ -150,14 +150,6 @@ class CheckResult:
     after_module: ModuleOp | None = None  # check_pipeline_text: the pipeline's output (for a timing run)
 
 
-def apply_pipeline(module: ModuleOp, pipeline: list[str] | str) -> None:
-    """Run passes (names or pass specs, or one pipeline spec) on `module` in place, verifying after each, through
-    the one pipeline runner every tool uses (`pypto_mlir.pipeline`)."""
-    from pypto_mlir.pipeline import parse_pipeline, run_pipeline
-
-    run_pipeline(module, parse_pipeline(pipeline))
-
-
 def check_modules(
     before_mod: ModuleOp, after_mod: ModuleOp, entry=None, seed=0, given=None, fallback="<input>", detect_races=True
 ) -> CheckResult:
@@ -192,27 +184,3 @@ def check_modules(
         if mm is not None:
             return CheckResult(False, "compare", f"mismatch after the pipeline{sched}: {mm.message}", before, after)
     return CheckResult(True, "ok", f"{len(before.values)} output(s) match", before, after)
-
-
-def check_pipeline_text(
-    text: str, pipeline: list[str], name: str = "<input>", entry=None, seed=0, given=None
-) -> CheckResult:
-    """Parse `text` twice, run `pipeline` on one copy, and compare the two programs' outputs."""
-    from pypto_mlir.ir import parse_module
-    from pypto_mlir.verify import verify_module
-
-    try:
-        before_mod = parse_module(text, name)
-        verify_module(before_mod)
-    except PtoError as e:
-        return CheckResult(False, "before", e.format(name))
-    after_mod = parse_module(text, name)
-    try:
-        apply_pipeline(after_mod, pipeline)
-    except PtoError as e:
-        return CheckResult(False, "pass", "the pipeline rejects the program:\n" + e.format(name))
-    except Exception as e:  # a crashing pass is a finding, not a crash of the checker
-        return CheckResult(False, "pass", f"{name}:1:1: error: internal compiler error in the pipeline: {type(e).__name__}: {e}")
-    res = check_modules(before_mod, after_mod, entry, seed, given, name)
-    res.after_module = after_mod
-    return res

@@ -20,7 +20,7 @@ from xdsl.ir import Attribute, Operation
 
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
-from pypto_mlir.passes.analysis.lanes import window_valid
+from pypto_mlir.dialects.pto_lanes import window_valid
 
 from .layout import reinterpret, view_of
 from .registry import impl

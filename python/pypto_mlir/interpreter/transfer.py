@@ -14,7 +14,7 @@ import numpy as np
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_types import TileType
-from pypto_mlir.passes.analysis.lanes import code_for_lane_extents, split_dim_of_code
+from pypto_mlir.dialects.pto_lanes import code_for_lane_extents, split_dim_of_code
 from pypto_mlir.passes.analysis.mx_scale import is_scale_carrier, scale_kind
 
 from .lanes import check_static_valid
@@ -124,7 +124,7 @@ def _same_box(pushed: Tile, shape, push_op) -> None:
 
 
 def _stride(op, e: Entry, prod, box: int) -> int:
-    s_pop = P.get_int_attr(op, "lane_stride")
+    s_pop = op.stride
     s_push = e.strides.get(prod)
     if s_pop is not None and s_push is not None and s_pop != s_push:
         raise InterpError(

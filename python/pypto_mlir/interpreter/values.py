@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType
-from pypto_mlir.passes.analysis.lanes import SPLIT_CODE_NAMES, code_for_lane_extents, lane_extents
+from pypto_mlir.dialects.pto_lanes import SPLIT_CODE_NAMES, code_for_lane_extents, lane_extents
 
 
 class InterpError(Exception):
@@ -214,7 +214,7 @@ def repad(tile: Tile) -> Tile:
 # ---------------------------------------------------------------------------------------------------------------
 
 # The lane arithmetic (lane extents clamp(V - L*S, 0, S), split codes, their names and axes) is the compiler's
-# one definition in passes/analysis/lanes.py; the names below are what the interpreter calls it.
+# one definition in dialects/pto_lanes.py; the names below are what the interpreter calls it.
 SPLIT_NAMES = SPLIT_CODE_NAMES
 code_for_extents = code_for_lane_extents
 

@@ -56,6 +56,7 @@ def summary(scheds: list[Schedule]) -> dict[str, Any]:
                 "cores": cores,
                 "rings": rings,
                 "deadlock": s.deadlock,
+                "unguarded": s.unguarded,
             }
         )
     return {"unit": "modelled cycle", "note": DISCLAIMER, "makespan": sum(s.makespan for s in scheds), "groups": groups}
@@ -80,6 +81,8 @@ def format_text(scheds: list[Schedule]) -> str:
                 f"  {r['ring']} ({r['slot_num']} slots): producers waited {r['full_stall']} cycles on a full ring, "
                 f"consumers {r['empty_stall']} on an empty ring (summed over the cores)"
             )
+        for u in g["unguarded"]:
+            lines.append(f"  unguarded: the {u} may overwrite a slot before its free is waited for (pto-isa's sync period)")
         if g["deadlock"]:
             lines.append(f"  deadlock: {', '.join(g['deadlock'])} cannot finish with these depths")
     lines.append(f"total makespan {data['makespan']} cycles (Groups one after another)")

@@ -13,7 +13,7 @@ from xdsl.dialects import func
 
 from pypto_mlir import parse_module
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.interpreter import apply_pipeline
+from pypto_mlir.check_pipeline import apply_pipeline
 from pypto_mlir.passes.analysis.hazards import check_split_pair
 
 PATH = Path(__file__).resolve().parents[3] / "lit_tests" / "expand_mixed_kernel" / "gm_if_branches.mlir"

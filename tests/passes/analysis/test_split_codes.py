@@ -5,7 +5,7 @@ from xdsl.dialects.builtin import f32
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
-from pypto_mlir.passes.analysis.lanes import lane_extents
+from pypto_mlir.dialects.pto_lanes import lane_extents
 from pypto_mlir.passes.analysis.split_codes import (
     feasible_valid_extents,
     gather_split_code,

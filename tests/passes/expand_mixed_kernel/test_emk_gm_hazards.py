@@ -13,7 +13,8 @@ import pytest
 from kernelgen.corpus import entries
 
 from pypto_mlir import parse_module
-from pypto_mlir.interpreter import apply_pipeline, check_modules
+from pypto_mlir.interpreter import check_modules
+from pypto_mlir.check_pipeline import apply_pipeline
 
 LIT = Path(__file__).resolve().parents[3] / "lit_tests" / "expand_mixed_kernel"
 PATH = LIT / "gm_hazards.mlir"

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from pypto_mlir import parse_module, print_module
-from pypto_mlir.interpreter import apply_pipeline, check_modules
+from pypto_mlir.interpreter import check_modules
+from pypto_mlir.check_pipeline import apply_pipeline
 
 LIT = Path(__file__).resolve().parents[3] / "lit_tests" / "expand_mixed_kernel"
 PIPE = "lower-auto-vector-split,expand-mixed-kernel"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pypto_mlir.interpreter.runner import check_pipeline_text
+from pypto_mlir.check_pipeline import check_pipeline_text
 from pypto_mlir.passes.expand_mixed_kernel.pass_ import ExpandMixedKernelPass
 from pypto_mlir.passes.expand_mixed_kernel.ring_depth import pick_depth
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from pypto_mlir.interpreter.runner import check_pipeline_text
+from pypto_mlir.check_pipeline import check_pipeline_text
 
 ROOT = str(Path(__file__).resolve().parents[3])
 FILES = ["seed_split_auto", "seed_gather", "scope", "load_store", "odd_ragged", "elementwise", "slice_reshape", "control_flow"]

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from kernelgen.independent import FEATURES, kernels
 from kernelgen.strategies import features_of
 from pypto_mlir.diagnostics import capture_remarks
-from pypto_mlir.interpreter import check_pipeline_text
+from pypto_mlir.check_pipeline import check_pipeline_text
 from pypto_mlir.ir import parse_module
 from pypto_mlir.verify import verify_module
 

@@ -9,8 +9,7 @@ import pytest
 from xdsl.dialects.builtin import f32
 
 from pypto_mlir.dialects.pto_types import TileType
-from pypto_mlir.interpreter import apply_pipeline
-from pypto_mlir.interpreter.runner import check_pipeline_text
+from pypto_mlir.check_pipeline import apply_pipeline, check_pipeline_text
 from pypto_mlir.ir import parse_module
 from pypto_mlir.passes.analysis.split_codes import widened_shard_extent
 

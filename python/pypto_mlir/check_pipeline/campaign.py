@@ -1,6 +1,6 @@
 """A random-kernel campaign: check many generated mixed kernels through the pass pipeline, on all cores.
 
-    python -m pypto_mlir.interpreter.campaign -n 10000 --out campaign-failures/
+    python -m pypto_mlir.check_pipeline.campaign -n 10000 --out campaign-failures/
 
 Each kernel comes from the hypothesis strategy in `tests/kernelgen/strategies.py` (so the campaign needs a source
 checkout with the test extras installed) and is checked with `check_pipeline_text`: run before and after the
@@ -9,9 +9,9 @@ pipeline (both targets are drawn), compare, race detector on.  Outcomes:
 * **checked** — the outputs match;
 * **rejected** — the pipeline refuses the kernel with a located error (e.g. an odd V->C split): not a finding,
   counted by reason;
-* **failed** — anything else (a mismatch, a protocol error or race after the pipeline, an internal compiler
-  error), counted by class; a failure of a class listed in `tests/kernelgen/known.py` (being fixed elsewhere)
-  is marked `known [name]`.
+* **failed** — anything else (a mismatch, a protocol error or race after the pipeline, a pass output that does
+  not verify (`check_pipeline.is_rejection`), an internal compiler error), counted by class; a failure of a class
+  listed in `tests/kernelgen/known.py` (being fixed elsewhere) is marked `known [name]`.
 
 The campaign keeps going after a failure.  The first kernel of each failure class is shrunk (hypothesis replays
 the same seed and shrinks the example while it keeps failing with the same class) and saved as
@@ -31,6 +31,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from pypto_mlir.check_pipeline import check_pipeline_text, is_rejection
 
 PIPELINE = ["lower-auto-vector-split", "expand-mixed-kernel"]
 
@@ -81,7 +83,7 @@ def classify(res) -> tuple[str, str | None]:
     if res.ok:
         return "checked", None
     msg = first_error(res.report)
-    if res.stage == "pass" and "internal compiler error" not in res.report and "is not implemented" not in res.report:
+    if is_rejection(res):
         return "rejected", normalize(msg)
     if res.stage == "compare":
         # "mismatch after the pipeline[ (schedule: ...)]: output %x differs at ..."
@@ -91,8 +93,6 @@ def classify(res) -> tuple[str, str | None]:
 
 
 def check_text(text: str, pipeline=PIPELINE):
-    from pypto_mlir.interpreter import check_pipeline_text
-
     return check_pipeline_text(text, pipeline, "gen.mlir")
 
 
@@ -311,7 +311,7 @@ def run_campaign(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pypto_mlir.interpreter.campaign", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m pypto_mlir.check_pipeline.campaign", description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", "--kernels", type=int, default=1000, help="number of random kernels (default 1000)")
     ap.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     ap.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")

@@ -1,4 +1,4 @@
-"""The lane arithmetic (passes/analysis/lanes.py): split axes and codes, half boxes, lane steps and extents, and
+"""The lane arithmetic (dialects/pto_lanes.py): split axes and codes, half boxes, lane steps and extents, and
 a check that each lane formula is written once in the sources (dialect, passes, interpreter)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pypto_mlir.dialects.pto_types import DYNAMIC
-from pypto_mlir.passes.analysis import lanes as ln
+from pypto_mlir.dialects import pto_lanes as ln
 
 ROOT = Path(__file__).resolve().parents[3]
-LANES = ROOT / "passes" / "analysis" / "lanes.py"
+LANES = ROOT / "dialects" / "pto_lanes.py"
 SOURCES = sorted(
     p
     for p in [*ROOT.glob("dialects/*.py"), *ROOT.glob("passes/**/*.py"), *ROOT.glob("python/pypto_mlir/**/*.py")]
@@ -172,7 +172,7 @@ def test_each_lane_formula_is_written_once(rule):
         for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
         if pattern.search(line) and not line.lstrip().startswith("#") and '"""' not in line
     ]
-    assert not hits, f"a second copy of the {rule} formula (call passes/analysis/lanes.py):\n" + "\n".join(hits)
+    assert not hits, f"a second copy of the {rule} formula (call dialects/pto_lanes.py):\n" + "\n".join(hits)
 
 
 def test_second_copy_patterns_can_fail():
