@@ -3,7 +3,8 @@
     python -m benchmarks.kernels [--json out.json] [--markdown]
 
 For every kernel of the examples (`examples/*.mlir`), of the benchmark generator (`generate.py`: the four
-bodies of `many_kernels` and a `long_kernel` of 8 rounds) and of the phased loop of
+bodies of `many_kernels` and a `long_kernel` of 8 rounds), of the loop kernels (`loop_kernels.py`: a round trip,
+a K-loop and two independent pipes, 8 iterations each) and of the phased loop of
 `lit_tests/expand_mixed_kernel/ring_depth_chosen.mlir`, on both targets: compile it with
 `lower-auto-vector-split,expand-mixed-kernel` at the fixed depth 2 and with the depth the pass chooses
 (`ring-depth=auto`), run both in the interpreter's timing model and report, in modelled cycles (a model, not
@@ -43,6 +44,7 @@ from pypto_mlir.passes.expand_mixed_kernel.ring_depth import candidate_depths
 from pypto_mlir.passes.expand_mixed_kernel.verifier import implicit_slot_num
 
 from .generate import TARGETS, long_kernel, many_kernels
+from .loop_kernels import LOOP_KERNELS
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL = 1.15
@@ -57,6 +59,7 @@ def _sources() -> list[tuple[str, str]]:
         out.append((f"many_kernels.{t}", many_kernels(4, t)))
         out.append((f"long_kernel.{t}", long_kernel(8, t)))
         out.append((f"ring_depth_chosen.{t}", lit.replace("a2a3", t)))
+        out.extend((f"{name}.{t}", make(t)) for name, make in LOOP_KERNELS.items())
     return out
 
 

@@ -17,7 +17,8 @@ class-level strings.  The facts:
 - `GmAccess`: the GM tensors an op reads and writes, named by operand (load, store, tile_put/get, tensor_put/get),
   and the tile it moves, if any: the hazard analysis takes its accesses from this trait only.
 - `TileGenerator`: makes a tile from scalars only (full, create, ci, random); `position_dependent` when its
-  values depend on the element position (ci, random), so the tile cannot be halved by halving its type.
+  values depend on the element position (ci, random), so the tile cannot be halved by halving its type. It also
+  verifies: a generator has no valid operand, so a `?` valid extent of a static dim of its result is an error.
 - `NoDuplicate`: a SHARED op that must not be copied onto both cores (reference: `set_no_duplicate`).
 - `ReductionAxis(axis)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces, or a row/col expand
   broadcasts along (row ops: 1, col ops: 0).
@@ -38,8 +39,9 @@ from enum import Enum, StrEnum
 
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import OpTrait
+from xdsl.utils.exceptions import VerifyException
 
-from .pto_types import FunctionKind, TileType, is_cube_memory
+from .pto_types import DYNAMIC, FunctionKind, TileType, format_shape, is_cube_memory
 
 
 class Affinity(Enum):
@@ -410,6 +412,21 @@ class TileGenerator(OpTrait):
 
     position_dependent: bool = False
     linear: bool = False
+
+    def verify(self, op: Operation) -> None:
+        """A generator has no valid operand, so its result's valid region is its type's: a `?` valid extent of a
+        static dim could never be given its value (the interpreter and the hardware would take the whole box)."""
+        t = op.results[0].type
+        if not isinstance(t, TileType):
+            return
+        valid, shape = t.get_valid(), t.get_shape()
+        dims = [d for d, (v, n) in enumerate(zip(valid, shape)) if v == DYNAMIC and n != DYNAMIC]
+        if dims:
+            raise VerifyException(
+                f"'{op.name}' result valid region {format_shape(valid)} has a runtime extent on dim {dims[0]}, but "
+                f"'{op.name}' has no valid operand to bind it: state the valid extents statically, or generate the "
+                "full box and narrow it with pto.set_validshape"
+            )
 
 
 @dataclass(frozen=True)

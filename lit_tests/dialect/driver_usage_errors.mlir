@@ -2,7 +2,7 @@
 
 // Unknown flag.
 // RUN: not pypto-opt %s --no-such-flag 2>&1 | filecheck %s --check-prefix=FLAG
-// FLAG: pypto-opt: error: unrecognized arguments: --no-such-flag
+// FLAG: pypto-opt: error: unknown command line argument '--no-such-flag'
 // FLAG-NEXT: (see pypto-opt --help)
 
 // Unknown pass in -p (plain and builtin.module(...) forms).
@@ -41,7 +41,7 @@
 
 // Two input files.
 // RUN: not pypto-opt %s %s 2>&1 | filecheck %s --check-prefix=TWO
-// TWO: pypto-opt: error: unrecognized arguments:
+// TWO: pypto-opt: error: unexpected argument '{{.*}}driver_usage_errors.mlir': pypto-opt reads one input file
 
 builtin.module {
 }

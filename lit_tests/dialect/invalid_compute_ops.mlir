@@ -28,6 +28,40 @@ func.func @f(%n: i32) {
 
 // -----
 
+// A generator has no valid operand, so a `?` valid extent of a static dim could never be given its value (the
+// interpreter and the hardware would take the whole box): full, create, ci and random reject it, on any dim.
+func.func @f(%x: f32) {
+  // expected-error@+1 {{'pto.full' op result valid region [?, 128] has a runtime extent on dim 0, but 'pto.full' has no valid operand to bind it: state the valid extents statically, or generate the full box and narrow it with pto.set_validshape}}
+  %z = pto.full %x : f32 -> !pto.tile<16x128xf32, vec, valid = [?, 128]>
+  func.return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error@+1 {{'pto.create' op result valid region [16, ?] has a runtime extent on dim 1, but 'pto.create' has no valid operand to bind it}}
+  %u = pto.create : !pto.tile<16x128xf32, vec, valid = [16, ?]>
+  func.return
+}
+
+// -----
+
+func.func @f(%n: i32) {
+  // expected-error@+1 {{'pto.ci' op result valid region [?, 128] has a runtime extent on dim 0, but 'pto.ci' has no valid operand to bind it}}
+  %c = pto.ci %n : i32 -> !pto.tile<8x128xi32, vec, valid = [?, 128]>
+  func.return
+}
+
+// -----
+
+func.func @f(%n: i32) {
+  // expected-error@+1 {{'pto.random' op result valid region [1, ?] has a runtime extent on dim 1, but 'pto.random' has no valid operand to bind it}}
+  %c = pto.random %n : i32 -> !pto.tile<1x33xf32, vec, valid = [1, ?]>
+  func.return
+}
+
+// -----
+
 // A matmul on a vec tile.
 func.func @f(%a: !pto.tile<16x64xbf16, vec>, %r: !pto.tile<64x128xbf16, right>) {
   // expected-error@+1 {{'pto.matmul' op lhs must be in memory space 'left', but it is in 'vec'}}

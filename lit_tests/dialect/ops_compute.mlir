@@ -17,6 +17,10 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-NEXT: %z = pto.full %f : f32 -> !pto.tile<16x128xf32, vec>
   // CHECK-NEXT: %ci = pto.ci %n : i32 -> !pto.tile<1x128xi32, vec>
   // CHECK-NEXT: %rnd = pto.random %n : i32 -> !pto.tile<16x128xf32, vec>
+  // A generator's valid region is its type's: a static partial one, or a dynamic box (valid in full), is accepted
+  // (a `?` valid extent of a static dim is an error: invalid_compute_ops.mlir).
+  // CHECK-NEXT: %zp = pto.full %f : f32 -> !pto.tile<16x128xf32, vec, valid = [15, 128]>
+  // CHECK-NEXT: %zd = pto.full %f : f32 -> !pto.tile<?x128xf32, vec>
   // GENERIC-LABEL: "func.func"() <{sym_name = "generators"
   // GENERIC: %z = "pto.full"(%f) : (f32) -> !pto.tile<16x128xf32, vec>
   func.func @generators(%f: f32, %n: i32) {
@@ -25,6 +29,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %z = pto.full %f : f32 -> !pto.tile<16x128xf32, vec>
     %ci = pto.ci %n : i32 -> !pto.tile<1x128xi32, vec>
     %rnd = pto.random %n : i32 -> !pto.tile<16x128xf32, vec>
+    %zp = pto.full %f : f32 -> !pto.tile<16x128xf32, vec, valid = [15, 128]>
+    %zd = pto.full %f : f32 -> !pto.tile<?x128xf32, vec>
     func.return
   }
 

@@ -8,9 +8,9 @@
 // ring_depth_chosen.mlir after --lower-auto-vector-split and phases 1-7). Its output: each marked pair whose
 // kernel sets no pto.slot_num gets the depth the timing model (the cost model the pass is handed) finds best
 // within the memory budget: @phase 3 on both targets (the slot_num of both initializers, the reserve 3 x 8192
-// B); @phase_big 4 on a5, but 2 on a2a3, where no deeper ring fits beside its tiles; @phase_given sets
-// pto.slot_num = 2, so it keeps it. `ring-depth=fixed` keeps 2 everywhere. Then the marks are removed: the
-// protocol is complete (a second run changes nothing).
+// B); @phase_big 6 on a5 (pto-isa's flow control: 5 and 7 are refused), but 2 on a2a3, where no deeper ring
+// fits beside its tiles; @phase_given sets pto.slot_num = 2, so it keeps it. `ring-depth=fixed` keeps 2
+// everywhere. Then the marks are removed: the protocol is complete (a second run changes nothing).
 // CHECK-NOT:   pto.protocol_pending
 // CHECK-LABEL: func.func @phase_incore_0_aic(
 // CHECK:       pto.aic_initialize_pipe {{.*}} {dir_mask = 1 : i64, slot_size = 8192 : i64, slot_num = 3 : i64}
@@ -21,9 +21,9 @@
 // CHECK:       pto.aic_initialize_pipe {{.*}} {dir_mask = 1 : i64, slot_size = 8192 : i64, slot_num = 2 : i64}
 // CHECK-LABEL: func.func @phase_big_incore_0_aiv(
 // A2A3:        pto.reserve_buffer {name = "phase_big_incore_0_c2v_slot_buffer", size = 16384 : i64, base = -1 : i64}
-// A5:          pto.reserve_buffer {name = "phase_big_incore_0_c2v_slot_buffer", size = 32768 : i64, base = -1 : i64}
+// A5:          pto.reserve_buffer {name = "phase_big_incore_0_c2v_slot_buffer", size = 49152 : i64, base = -1 : i64}
 // A2A3:        pto.aiv_initialize_pipe {{.*}} slot_num = 2 : i64}
-// A5:          pto.aiv_initialize_pipe {{.*}} slot_num = 4 : i64}
+// A5:          pto.aiv_initialize_pipe {{.*}} slot_num = 6 : i64}
 // CHECK-NOT:   pto.protocol_pending
 // FIXED-NOT:   pto.protocol_pending
 // FIXED-LABEL: func.func @phase_incore_0_aiv(

@@ -49,7 +49,7 @@
 // lanes, so the attribute is required (reported at the Group's call).
 // RUN: pypto-opt --expand-mixed-kernel %S/Inputs/gm_exchange.a2a3.mlir | sed -e 's/, pto.dual_aiv_dispatch}/}/' > %t.nodual.mlir
 // RUN: not pypto-run --entry k %t.nodual.mlir 2>&1 | filecheck %s --check-prefix=NODUAL
-// NODUAL: nodual.mlir:{{[0-9]+}}:5: error: on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @k_aiv has neither pto.split_aiv (two real lanes, each on its part) nor pto.dual_aiv_dispatch (lane 1 replays the handshakes only), so lane 1 would repeat lane 0's transfers and stores; mark the kernel
+// NODUAL: nodual.mlir:{{[0-9]+}}:5: error: on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @k_aiv has neither pto.split_aiv (two real lanes, each on its part) nor pto.dual_aiv_dispatch (lane 1 replays the handshakes only), so lane 1 would repeat lane 0's transfers and stores; mark the kernel pto.dual_aiv_dispatch if lane 1 should only replay the handshakes, or split its vector work between the lanes (pto.split_aiv, what --lower-auto-vector-split makes of a pto.split request){{$}}
 
 // a5 without the `_nz` adapter: the V->C transfer copies the row-major vector tile's bytes into the slot and the
 // cube reads them as NZ, so the matmul operand is scrambled and the output differs.

@@ -13,14 +13,19 @@
 // the target's name: the decisions here do not depend on it.
 // JSON: ['col_reduce', 'fenced', 'softmax']
 
+// The text form starts with a key to its words (lane split, halved, whole, per lane, cube, boundary).
 // A2A3: split report: {{.*}}decisions.mlir{{.*}} (target a2a3)
 // A5:   split report: {{.*}}decisions.mlir{{.*}} (target a5)
+// CHECK-NEXT: key: lane split = the vector part runs on both AIV lanes, each on its half of the split axis
+// CHECK-NEXT:      halved = a vector tile cut to one lane's half; whole = the same full tile on both lanes
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
-  // CHECK-LABEL: kernel @softmax: split up_down
-  // CHECK-NEXT:  LowerAutoVectorSplit: is lane-split up_down (box partition)
+  // The headline says what was asked and what was done; the lane split says how the lanes share the axis; a
+  // value without a name is named by the op that makes it.
+  // CHECK-LABEL: kernel @softmax: split up_down requested, lane-split
+  // CHECK-NEXT:  LowerAutoVectorSplit: is lane-split up_down: lane 0 takes the first half of the split axis (rounded up), lane 1 the rest
   // CHECK-NEXT:  halved: %s, %m, %d, %e
-  // CHECK-NEXT:  per lane: %subblock_idx, <arith.muli>
+  // CHECK-NEXT:  per lane: %subblock_idx, (an unnamed arith.muli result)
   // CHECK-NEXT:  cube: %q_mat, %k_mat, %q_left, %k_right, %scores
   // CHECK-NEXT:  boundary pto.aiv_shard at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 13]]:5: split code 1 (up_down), !pto.tile<64x128xf32, acc> -> !pto.tile<32x128xf32, vec>
   // CHECK-NEXT:  pipe 0 c2v: depth 2, slot 32768 B; 65536 B ring in vec (AIV); 2 transfers
@@ -45,7 +50,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
   // A column reduction under up_down needs both lanes' rows: with fallback=unsplit the kernel is compiled
   // unsplit, and the report says which op forced it and why.
-  // CHECK-LABEL: kernel @col_reduce: split up_down
+  // A kernel that fell back does not read as split: its headline says it was compiled unsplit.
+  // CHECK-LABEL: kernel @col_reduce: split up_down requested, compiled unsplit (the split fell back)
   // CHECK-NEXT:  LowerAutoVectorSplit: falls back to unsplit because of 'pto.col_sum' at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 7]]:5: reduce op 'pto.col_sum' reduces on the split axis (dim 0)
   // CHECK-NEXT:  pipe 0 c2v: depth 2, slot 2048 B; 4096 B ring in vec (AIV); 2 transfers
   // CHECK-NEXT:  ring depth 2 (the default, not chosen): each ring carries at most 1 tile per run, so no push waits for a slot at depth 2
@@ -60,7 +66,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
   // A vector store read back by a cube load through GM: ExpandMixedKernel writes a V->C fence, and the report
   // names the hazard (RAW on %s) and both accesses.
-  // CHECK-LABEL: kernel @fenced: split none
+  // CHECK-LABEL: kernel @fenced: no lane split requested (compiled unsplit)
   // CHECK-NEXT:  LowerAutoVectorSplit: is left alone: no split requested (pto.split absent or none)
   // CHECK-NEXT:  fence v2c: RAW on %s (aiv pto.store at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 9]]:5 before aic pto.load at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 11]]:5)
   // CHECK-NEXT:  pipe 0 v2c: depth 2, slot 1024 B; 2048 B ring in mat (AIC); 2 transfers

@@ -7,7 +7,7 @@
 // A refused kernel is in the report too (written although the run fails): with fallback=error (a contract) the
 // column reduction under up_down is an error, and the report carries it at the op that forced it. The
 // kernel has no LowerAutoVectorSplit line (CHECK-NEXT): the pass decided nothing for it before it refused it.
-// CHECK-LABEL: kernel @col_reduce: split up_down
+// CHECK-LABEL: kernel @col_reduce: split up_down requested, rejected (below)
 // CHECK-NEXT:  rejected at {{.*}}rejected.mlir{{.*}}:[[# @LINE + 5]]:5: LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces on the split axis (dim 0)
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @col_reduce(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<1x32xf32> {pto.out})

@@ -55,6 +55,8 @@ def main(path: str) -> int:
                 cats[s[3]] += 1
             print(f"  thread {tname}: " + ", ".join(f"{c} {n}" for c, n in sorted(cats.items())))
     print(f"flows {len(flows)}")
+    # the format's timestamps are microseconds, read as modelled cycles: no display unit may say otherwise
+    assert "displayTimeUnit" not in data, f"displayTimeUnit {data['displayTimeUnit']!r} contradicts '1 us = 1 modelled cycle'"
     print(f"unit {data['otherData']['unit']}")
     return 0
 

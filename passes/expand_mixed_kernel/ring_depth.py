@@ -5,8 +5,8 @@ best modelled makespan within the memory budget.
 How: the pass asks a cost model (`RingCostModel`, handed to it: this module imports no interpreter and no timing
 model) for the modelled makespan of the kernel's Group `@f` at each candidate depth.  The default model,
 `pypto_mlir.interpreter.ring_cost.ReplayRingCostModel`, runs the Group once in the interpreter on seeded inputs
-(`Machine(timing=True)`), which records what each core runs, and replays the recording
-(`pypto_mlir.timing.timeline.replay`) for every candidate depth -- which ops run does not depend on the depth,
+(`Machine(timing=True)`, `interpreter.inputs.record_runs`), which records what each core runs, and replays the
+recording under pto-isa's flow control (`pypto_mlir.timing.depth.depth_makespans`) for every candidate depth -- which ops run does not depend on the depth,
 only when; the pipeline runner (`pypto_mlir.pipeline.run_pipeline`) hands it to the passes that take one.  Candidates are the default depth
 (`DEFAULT_SLOT_NUM` = 2, the reference's) up to the depth PTOAS takes for a pipe that states none (8 for one
 direction, 4 for both: `implicit_slot_num`), each only if both cores' memories still hold the ring
@@ -48,7 +48,8 @@ class RingCostModel(Protocol):
 
     def makespans(self, module: ModuleOp, group: str, depths: list[int]) -> dict[int, int | None] | str:
         """The modelled makespan of a run of the Group `@group` of `module` with every ring at each depth of
-        `depths` (None: that depth deadlocks), or why the Group cannot be timed (a sentence for the report)."""
+        `depths` (None: the model rejects that depth, a deadlock or an unguarded slot reuse), or why the Group
+        cannot be timed (a sentence for the report)."""
         ...
 
 
@@ -165,7 +166,7 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
 
 
 def pick_depth(makespans: dict[int, int | None], default: int = DEFAULT_SLOT_NUM) -> int:
-    """The shallowest depth with the best modelled makespan (None: that depth deadlocks); `default` when it is
+    """The shallowest depth with the best modelled makespan (None: the model rejects that depth); `default` when it is
     as good as any, or when no depth was timed."""
     feasible = {d: m for d, m in makespans.items() if m is not None}
     if not feasible:

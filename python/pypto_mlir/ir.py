@@ -52,9 +52,10 @@ def _scf() -> Dialect:
 
 
 def _pto() -> Dialect:
-    from pypto_mlir.dialects import PTO
+    """The pto dialect's types and attributes; its ops are loaded one at a time (`_PtoContext`)."""
+    from pypto_mlir.dialects.pto_op_index import attributes
 
-    return PTO
+    return Dialect("pto", [], attributes())
 
 
 DIALECT_LOADERS = {"func": _func, "arith": _arith, "scf": _scf, "pto": _pto}
@@ -62,10 +63,35 @@ DIALECT_LOADERS = {"func": _func, "arith": _arith, "scf": _scf, "pto": _pto}
 types or attributes (or `Context.load_registered_dialect` asks for it): a run pays only for what its input uses."""
 
 
+class _PtoContext(Context):
+    """xDSL's context, which loads a `pto` op when it is first looked up (`pto_op_index.OP_CLASSES` says which
+    family module defines it): a module that uses the tile and matmul ops never imports the pipe, view, comm or
+    MX families (docs/performance.md, "Startup on a real input")."""
+
+    def _get_known_op(self, name: str) -> type[Operation] | None:
+        op = super()._get_known_op(name)
+        if op is None and name.startswith("pto."):
+            from pypto_mlir.dialects.pto_op_index import OP_CLASSES
+
+            where = OP_CLASSES.get(name)
+            if where is not None:  # (an `import` statement's path, which `python -X importtime` reports)
+                module = __import__(f"pypto_mlir.dialects.{where[0]}", fromlist=[where[1]])
+                op = getattr(module, where[1])
+                self.load_op(op)
+        return op
+
+    def clone(self) -> Context:
+        c = super().clone()
+        return _PtoContext(
+            c.allow_unregistered, c._loaded_dialects, c._loaded_ops, c._loaded_attrs, c._loaded_types,
+            c._registered_dialects,
+        )
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context with the dialects pto programs use: builtin, func, arith, scf and pto (builtin loaded, the others
-    registered and loaded on first use)."""
-    ctx = Context(allow_unregistered=allow_unregistered)
+    registered and loaded on first use; the pto ops one at a time)."""
+    ctx = _PtoContext(allow_unregistered=allow_unregistered)
     ctx.load_dialect(Builtin)
     for name, load in DIALECT_LOADERS.items():
         ctx.register_dialect(name, load)
@@ -328,22 +354,32 @@ def _strip(msg: str) -> str:
     return msg.strip().rstrip(".") if msg else "parse error"
 
 
-def parse_module(text: str, name: str = "<stdin>", ctx: Context | None = None, line_offset: int = 0) -> ModuleOp:
-    """Parse `text` into a module; raises `PtoError` with the source location on malformed input."""
+def parse_module(
+    text: str, name: str = "<stdin>", ctx: Context | None = None, line_offset: int = 0, implicit_module: bool = True
+) -> ModuleOp:
+    """Parse `text` into a module; raises `PtoError` with the source location on malformed input. A list of ops
+    is wrapped in a module unless `implicit_module=False` (`pypto-opt --no-implicit-module`)."""
     ctx = ctx or make_context()
     try:
         parser = LocatedParser(ctx, text, name, line_offset)
     except ParseError as e:  # the first token is already bad (a stray non-ASCII character, ...)
         raise parse_error_to_pto(e, line_offset) from None
     try:
-        module = parser.parse_module()
+        module = parser.parse_module(implicit_module)
     except ParseError as e:
         err = parse_error_to_pto(e, line_offset)
         if m := re.fullmatch(r"Operation ([\w.$-]+) is not registered", err.message):
+            # xDSL points after the name (at its `(` or `:`); the caret goes under the name itself
+            at = text.rfind(m.group(1), 0, e.span.start)
+            loc = parser._loc_at(at) if at >= 0 else None
             err = PtoError(
                 f"unknown operation '{m.group(1)}'; the pto ops are listed in docs/dialect.md "
                 "(--allow-unregistered-dialect keeps ops of other dialects)",
-                loc=err.loc,
+                loc=SourceLoc(name, loc.line.data, loc.column.data) if loc is not None else err.loc,
+            )
+        elif not implicit_module and err.message == "builtin.module operation expected":
+            err = PtoError(
+                "expected a builtin.module: with --no-implicit-module a list of ops is not wrapped in one", loc=err.loc
             )
         elif err.message == "SSA value used before assignment":
             err = PtoError(

@@ -9,7 +9,8 @@ Nothing here imports the upstream bindings, so it works with or without the opti
   the `pto` ops in order with their attributes and types. SSA names, `arith` constants and the order of
   non-`pto` ops may change.
 - `bytecode_to_text(data, name)` — the text (generic form, locations kept) of an MLIR bytecode file, through the
-  bindings (imported only then); without them a located error that says to install the extra.
+  bindings (imported only then); without them a located error that says to install the extra. `parse_upstream`
+  is the bindings' parse both directions use (`pypto-opt --emit-bytecode` writes bytecode through it).
 - `python -m pypto_mlir.mlir_tools same-pto-ops [--passes p1,p2] A.mlir B.mlir` — exit 0 iff both files verify
   and have the same outline, else print the first difference and exit 1 (used by the lit tests). `--passes`
   runs our passes on A first; B may be `-` (standard input), so a lit RUN line needs no temporary file.
@@ -50,27 +51,37 @@ def have_mlir_bindings() -> bool:
     return True
 
 
-def bytecode_to_text(data: bytes, name: str) -> str:
-    """The textual IR of MLIR bytecode `data` (the generic op form with every location, which pypto-mlir reads
-    like any other input). Raises `PtoError` when the bindings are missing or upstream cannot read the bytes."""
-    from pypto_mlir.diagnostics import PtoError, SourceLoc
+def parse_upstream(data: str | bytes, loc, needs: str, cannot: str):
+    """`data` (text or bytecode) as a module of upstream MLIR's bindings, unregistered dialects allowed (the pto
+    ops are unknown upstream). A `PtoError` at `loc` when the bindings are missing (`needs`: what needed them and
+    how to install them) or upstream cannot read `data` (`cannot`, then upstream's diagnostics)."""
+    from pypto_mlir.diagnostics import PtoError
 
-    where = SourceLoc(name, 1, 1)
     try:
         from mlir import ir as mlir_ir
     except (ImportError, OSError):
-        raise PtoError(
-            "the input is MLIR bytecode, which pypto-mlir reads through upstream MLIR's Python bindings; "
-            f"{MLIR_EXTRA_HINT}, or convert it to text first (mlir-opt --mlir-print-op-generic FILE)",
-            loc=where,
-        ) from None
+        raise PtoError(needs, loc=loc) from None
     ctx = mlir_ir.Context()
     ctx.allow_unregistered_dialects = True
     try:
-        module = mlir_ir.Module.parse(data, ctx)
+        return mlir_ir.Module.parse(data, ctx)
     except mlir_ir.MLIRError as e:
         diags = "; ".join(str(d.message) for d in getattr(e, "error_diagnostics", []) or []) or str(e)
-        raise PtoError(f"cannot read the MLIR bytecode: {diags}", loc=where) from None
+        raise PtoError(f"{cannot}: {diags}", loc=loc) from None
+
+
+def bytecode_to_text(data: bytes, name: str) -> str:
+    """The textual IR of MLIR bytecode `data` (the generic op form with every location, which pypto-mlir reads
+    like any other input). Raises `PtoError` when the bindings are missing or upstream cannot read the bytes."""
+    from pypto_mlir.diagnostics import SourceLoc
+
+    module = parse_upstream(
+        data,
+        SourceLoc(name, 1, 1),
+        "the input is MLIR bytecode, which pypto-mlir reads through upstream MLIR's Python bindings; "
+        f"{MLIR_EXTRA_HINT}, or convert it to text first (mlir-opt --mlir-print-op-generic FILE)",
+        "cannot read the MLIR bytecode",
+    )
     return module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True, use_local_scope=True)
 
 

@@ -20,11 +20,14 @@ under the offending place (xDSL's span printing).
 from __future__ import annotations
 
 import dataclasses
+import re
 from contextlib import nullcontext
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.utils.lexer import Input, Span
+
+from pypto_mlir.diagnostics import PtoError
 
 if TYPE_CHECKING:  # a driver imports this module even when it runs no pass: it loads nothing of them
     from xdsl.context import Context
@@ -194,9 +197,7 @@ def _instantiate(cls: type[ModulePass], arg_spec: ArgSpec, spec: str, s: int, e:
     try:
         return cls.from_spec(arg_spec)
     except (ValueError, TypeError, NotImplementedError) as err:
-        options = [f.name.replace("_", "-") for f in dataclasses.fields(cls) if f.init] if dataclasses.is_dataclass(cls) else []
-        known = f"options of '{cls.name}': {', '.join(options)}" if options else f"'{cls.name}' takes no options"
-        raise PipelineError(_caret(spec, s, e, f"bad options for pass '{cls.name}': {err} ({known})")) from None
+        raise PipelineError(_option_error(cls, arg_spec, err, spec, s, e)) from None
 
 
 class DefaultRingCostModel:
@@ -217,15 +218,73 @@ def with_default_models(p: ModulePass) -> ModulePass:
     return p
 
 
-def describe_pass(p: ModulePass) -> str:
-    """The pass as it would be written in a pipeline: `name` or `name{opt=val}` (non-default options only)."""
-    return str(p.spec())
+_VALUE_KINDS = {bool: "true or false", int: "an integer", float: "a number", str: "a word"}
+
+
+def _option_error(cls: type[ModulePass], arg_spec: ArgSpec, err: Exception, spec: str, s: int, e: int) -> str:
+    """The message for options a pass refuses: which option, spelled as the user writes it (`ring-depth`, never
+    xDSL's field name `ring_depth`), with a caret under it and the options the pass has."""
+    from typing import get_type_hints
+
+    from xdsl.utils.arg_spec import ArgSpec as Spec
+
+    fields = {f.name.replace("_", "-"): f for f in dataclasses.fields(cls) if f.init} if dataclasses.is_dataclass(cls) else {}
+    known = f"options of '{cls.name}': {', '.join(fields)}" if fields else f"'{cls.name}' takes no options"
+    for given, values in arg_spec.parameters.items():
+        name = given.replace("_", "-")
+        at = spec.find(given, s, e)
+        at = at if at >= 0 else s
+        if name not in fields:
+            return _caret(spec, at, at + len(given), f"unknown option '{name}' for pass '{cls.name}' ({known})")
+        try:
+            cls.from_spec(Spec(arg_spec.name, {given: values}))
+        except (ValueError, TypeError, NotImplementedError) as one:
+            kind = _VALUE_KINDS.get(get_type_hints(cls).get(fields[name].name), "")
+            why = str(one) if not str(one).startswith(("Incompatible types", "Argument must")) else f"expected {kind}"
+            text = ",".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
+            what = f"bad value '{text}'" if values else "no value"
+            return _caret(spec, at, at + len(given), f"{what} for option '{name}' of pass '{cls.name}': {why} ({known})")
+    return _caret(spec, s, e, f"bad options for pass '{cls.name}': {err} ({known})")
+
+
+def describe_pass(p: ModulePass, include_default: bool = False) -> str:
+    """The pass as it would be written in a pipeline: `name` or `name{opt=val}` (non-default options only, or
+    every option with `include_default=True`, as `--dump-pass-pipeline` prints it). Options are spelled as on the
+    command line and in `--list-passes` (`ring-depth=auto`, not xDSL's `ring_depth="auto"`); a string is quoted
+    only when it is not a plain word."""
+    spec = p.spec(include_default=include_default)
+    opts = " ".join(
+        name.replace("_", "-") + ("=" + ",".join(_option_value(v) for v in values) if values else "")
+        for name, values in spec.parameters.items()
+    )
+    return f"{spec.name}{{{opts}}}" if opts else spec.name
+
+
+def _option_value(v: object) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, str) and not re.fullmatch(r"[A-Za-z_][\w.-]*", v):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(v)
 
 
 def pass_display_name(p: ModulePass | type[ModulePass]) -> str:
     """MLIR's display name of a pass: the class name without its `Pass` suffix (`LowerAutoVectorSplit`)."""
     cls = p if isinstance(p, type) else type(p)
     return cls.__name__.removesuffix("Pass")
+
+
+INVALID_OUTPUT = "left IR that does not verify"
+"""What the note on a verifier error after a pass says (`invalid_output_note`); the campaign counts such an error
+as a failure of the pass, not as a rejection of the input."""
+
+
+def invalid_output_note(pass_name: str) -> str:
+    """The note added to a verifier error in a pass's output: the error is the pass's, not the input's."""
+    return (
+        f"pass '{pass_name}' {INVALID_OUTPUT} (the error above is in the pass's output, at the location of the op "
+        "it rewrote): a compiler bug, not a problem of the input"
+    )
 
 
 class PipelineHooks:
@@ -285,7 +344,11 @@ def run_pipeline(
             with verified_input(module) if i > 0 or input_verified else nullcontext():
                 p.apply(ctx, module)
             if verify_each and getattr(p, "changes_ir", True):
-                verify_module(module, memo)  # a pass that declares `changes_ir = False` (a check) left it as it was
+                try:
+                    verify_module(module, memo)  # a pass that declares `changes_ir = False` (a check) left it as it was
+                except PtoError as bad:
+                    bad.notes.append((None, invalid_output_note(describe_pass(p))))
+                    raise
         except BaseException as err:
             if hooks is not None:
                 hooks.after_failure(p, module, err)

@@ -292,10 +292,20 @@ def to_json(reports: list[dict]) -> str:
     return json.dumps({"version": REPORT_VERSION, "reports": reports}, indent=2) + "\n"
 
 
+# The words of the text form, said once at its top (docs/pypto-opt.md, "Split report").
+KEY = (
+    "key: lane split = the vector part runs on both AIV lanes, each on its half of the split axis",
+    "     halved = a vector tile cut to one lane's half; whole = the same full tile on both lanes",
+    "     per lane = a value that differs between the lanes (the lane id, offsets computed from it)",
+    "     cube = a cube-side tile, never on the lanes; boundary = where a tile crosses between cube and vector",
+)
+
+
 def to_text(reports: list[dict]) -> str:
     lines: list[str] = []
     for r in reports:
         lines.append(f"split report: {r['input']} (target {r['target']})")
+        lines.extend(KEY)
         if "error" in r:
             lines.append(f"  error at {r['error']['at']}: {r['error']['message']}")
         for k in r["kernels"]:
@@ -303,15 +313,44 @@ def to_text(reports: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _headline(k: dict) -> str:
+    """What the kernel asked for and what it got: a fallback never reads as a split."""
+    decision = k.get("lane_split", {}).get("decision")
+    asked = k["split"]
+    if decision == "regions":
+        return "pto.split_aiv_scope regions, each lowered with its own mode"
+    if asked == "none":
+        return "no lane split requested (compiled unsplit)"
+    if "rejected" in k and decision is None:
+        return f"split {asked} requested, rejected (below)"
+    outcome = {
+        "lane-split": "lane-split",
+        "fallback-unsplit": "compiled unsplit (the split fell back)",
+        "left-alone": "left alone",
+    }.get(decision or "", "not lowered (LowerAutoVectorSplit did not run)")
+    return f"split {asked} requested, {outcome}"
+
+
+def _lane_split_text(ls: dict) -> str:
+    """The LowerAutoVectorSplit line; a lane split says how the lanes share the split axis."""
+    if ls["decision"] != "lane-split":
+        return ls["summary"]
+    if ls.get("lane_stride") is None:
+        how = "lane 0 takes the first half of the split axis (rounded up), lane 1 the rest"
+    else:
+        how = f"lane 1 starts at row/column {ls['lane_stride']} of the split axis (balanced ragged boundary)"
+    return f"is lane-split {ls['mode']}: {how}"
+
+
 def _kernel_text(k: dict) -> list[str]:
-    out = [f"kernel @{k['kernel']}: split {k['split']}"]
+    out = [f"kernel @{k['kernel']}: {_headline(k)}"]
     ls = k.get("lane_split")
     if ls:
-        out.append(f"  LowerAutoVectorSplit: {ls['summary']}")
+        out.append(f"  LowerAutoVectorSplit: {_lane_split_text(ls)}")
     if "values" in k:
         groups: dict[str, list[str]] = {}
         for v in k["values"]:
-            groups.setdefault(v["lane"], []).append(v["value"] or f"<{v['op']}>")
+            groups.setdefault(v["lane"], []).append(v["value"] or f"(an unnamed {v['op']} result)")
         for status in ("halved", "whole", "per lane", "made by the split", "changed", "cube"):
             if status in groups:
                 out.append(f"  {status}: {', '.join(groups[status])}")
@@ -338,7 +377,7 @@ def _kernel_text(k: dict) -> list[str]:
     if "ring_depth" in k:
         rd = k["ring_depth"]
         if rd["chosen"]:
-            spans = ", ".join(f"{d}: {m if m is not None else 'deadlock'}" for d, m in rd["makespans"].items())
+            spans = ", ".join(f"{d}: {m if m is not None else 'deadlock or unguarded'}" for d, m in rd["makespans"].items())
             out.append(f"  ring depth {rd['slot_num']}: {rd['reason']} (modelled cycles per depth: {spans})")
         else:
             out.append(f"  ring depth {rd['slot_num']} (the default, not chosen): {rd['reason']}")

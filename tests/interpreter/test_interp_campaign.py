@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from kernelgen.strategies import FEATURES, ILLEGAL_INPUT, NOT_EMITTED, features_of, kernels, ops_of
 from pypto_mlir.dialects import ALL_PTO_OPS
 from pypto_mlir.check_pipeline.campaign import classify, main, normalize, run_campaign, save_reproducer
+from pypto_mlir.interpreter.runner import CheckResult
+from pypto_mlir.pipeline import invalid_output_note
 
 N_CAMPAIGN = int(os.environ.get("PYPTO_CAMPAIGN_KERNELS", "200"))
 
@@ -89,9 +91,8 @@ def test_failure_classes_ignore_locations_numbers_and_names():
     assert a == b
 
 
-class _Res:
-    def __init__(self, ok, stage, report):
-        self.ok, self.stage, self.report = ok, stage, report
+def _Res(ok, stage, report):
+    return CheckResult(ok, stage, report)
 
 
 def test_outcomes_are_classified():
@@ -100,6 +101,9 @@ def test_outcomes_are_classified():
     assert rej == ("rejected", "odd split N rows")
     ice = classify(_Res(False, "pass", "gen.mlir:1:1: error: internal compiler error in the pipeline: KeyError: 3"))
     assert ice[0] == "failed" and ice[1].startswith("pass: internal compiler error")
+    bad = classify(_Res(False, "pass", "gen.mlir:3:5: error: 'pto.full' op result valid region [?, 16] ...\n"
+                                       f"gen.mlir:3:5: note: {invalid_output_note('lower-auto-vector-split')}"))
+    assert bad[0] == "failed" and bad[1].startswith("pass: 'pto.full' op result valid region")
     cmp_ = classify(_Res(False, "compare", "mismatch after the pipeline: output %out3 differs at [0, 1]: ..."))
     assert cmp_ == ("failed", "compare: mismatch after the pipeline: output differs")
 

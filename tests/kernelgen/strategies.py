@@ -39,7 +39,7 @@ BF, F32 = "bf16", "f32"
 TAIL_KINDS = (
     "unary", "scalar", "binary_self", "binary_load", "reduce", "reshape", "reshape_swap",
     "div", "math", "expand_div", "transpose", "transpose_view", "reinterpret", "ci", "random", "gather_row",
-    "extract", "slice", "set_validshape", "tile_get", "tile_put",
+    "extract", "slice", "set_validshape", "tile_get", "tile_put", "generator",
 )
 
 # Every feature the strategy can emit (a kernel lists its own in a `// features:` comment; a test reports how
@@ -62,6 +62,8 @@ FEATURES = (
     + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
     + ["gm_exchange_through_cast"]
     + list(EXEC_REGION_FEATURES)
+    + [f"generator:{g}" for g in ("full", "create", "ci", "f16", "i32", "own_box", "lanes_differ")]
+    + [f"generator:through_{t}" for t in ("store", "scalar", "reduce", "if")]
 )
 
 
@@ -78,8 +80,6 @@ NOT_EMITTED: dict[str, tuple[str, str]] = {
         "reserve_buffer", "import_peer_buffer", "aic_initialize_pipe", "aiv_initialize_pipe")},
     "pto.defer_wait": (ILLEGAL_INPUT, "a deferred waiter must lower to a pure AIV kernel (no cube work); "
                        "ExpandMixedKernel rejects it in a mixed kernel (deferred_waiters.py)"),
-    "pto.create": (NOT_YET, "an uninitialised tile: every read of it is undefined and no op writes into a tile in "
-                   "place, so a kernel that reads one has no defined output to compare"),
     "pto.aic_gather": (NOT_YET, "an explicit V->C boundary of a split_aiv_scope body; the generator's region "
                        "kernels only shard the cube result (C->V)"),
     "pto.batch_matmul": (NOT_YET, "rank-3 tiles: the generator's cube sources and vector tails are 2-D"),
@@ -274,7 +274,8 @@ def _tail_kinds(b: Builder, shape, valid, allow_load: bool) -> list[str]:
     if not b.region:
         # Side outputs (stored at [0, 0] of a tensor @main returns): not from a region body, whose lanes would
         # both write there.
-        kinds += ["tile_put", "set_validshape"] if _static(valid) else ["tile_put"]
+        # generator: listed twice, so that its rarer forms (an scf.if merge, a reduction) are drawn too
+        kinds += ["tile_put", "set_validshape", "generator", "generator"] if _static(valid) else ["tile_put"]
         if full and (b.auto_axis is None or shape[b.auto_axis] % 2 == 0):
             kinds += ["extract", "slice"]  # a window of an AUTO split tile halves its (even) split extent
     return kinds
@@ -289,6 +290,80 @@ def _window(draw, b: Builder, shape):
         win[d] = draw(st.integers(1, shape[d] - 1)) if draw(st.booleans()) else shape[d]
         offs[d] = draw(st.integers(0, shape[d] - win[d]))
     return offs, win
+
+
+def _generator_tail(draw, b: Builder, shape, valid) -> None:
+    """A generator spanning the split axis, stored whole to a side output (issue 40, classes 2 and 3): `pto.full`
+    (f32 / f16 / i32), a vec `pto.create` (f32 / f16; made defined by an `adds`, the interpreter's create is 0) or
+    `pto.ci` (i32), of the tail's box and valid region or of an own box whose split-axis extent is odd or whose
+    valid extent is ragged (15, 16, 17, 33: lanes of 8 + 7, 9 + 8, 17 + 16 ...), through nothing, a scalar op, a
+    reduction off the split axis or an `scf.if` merge with a second `full`.  When the lanes hold different valid
+    extents, lane 1 must get its own (a `set_validshape` after the halved generator): taking its whole box stores
+    past the end of the side output (odd box) or over its cells outside the valid region (ragged)."""
+    gen = draw(st.sampled_from(["full", "create", "ci"]))
+    dt = "i32" if gen == "ci" else draw(st.sampled_from([F32, "f16", "i32"] if gen == "full" else [F32, "f16"]))
+    axis = b.auto_axis if b.auto_axis is not None else 0
+    gshape, gvalid = list(shape), list(valid)
+    if draw(st.booleans()):
+        # an odd box (fully valid or not), or an even one with a ragged valid extent: the lanes' extents differ
+        gshape[axis] = draw(st.sampled_from([15, 16, 17, 33]))
+        gshape[1 - axis] = draw(st.sampled_from([1, 8]))
+        gvalid = list(gshape)
+        if gshape[axis] == 16 or draw(st.booleans()):
+            gvalid[axis] = draw(st.integers(gshape[axis] // 2, gshape[axis] - 1))
+        b.features.add("generator:own_box")
+    if b.auto_axis is not None and gshape[axis] > 1 and (gshape[axis] % 2 or gvalid[axis] != gshape[axis]):
+        b.features.add("generator:lanes_differ")
+    through = draw(st.sampled_from(["store", "scalar", "reduce", "if"] if dt != "i32" else ["store", "scalar", "if"]))
+    b.features.update({f"generator:{gen}", f"generator:through_{through}"})
+    if dt != F32:
+        b.features.add(f"generator:{dt}")
+    gt = tile(gshape, dt, "vec", gvalid)
+
+    def const(v: float, ty: str = dt) -> str:
+        c = b.fresh("k")
+        b.emit(f"{c} = arith.constant {int(v) if ty == 'i32' else float(v)!r} : {ty}")
+        return c
+
+    def generate(kind: str, v: float) -> str:
+        g = b.fresh("gen")
+        if kind == "ci":
+            b.emit(f"{g} = pto.ci {const(v, 'i32')} : i32 -> {gt}")
+        elif kind == "full":
+            b.emit(f"{g} = pto.full {const(v)} : {dt} -> {gt}")
+        else:
+            b.emit(f"{g} = pto.create : {gt}")
+            h = b.fresh("gen")
+            b.emit(f"{h} = pto.adds {g}, {const(v)} : {gt}, {dt}")
+            g = h
+        return g
+
+    rshape, rt = gshape, gt
+    if through == "if":
+        ci, cj = b.const_index(draw(st.integers(0, 2))), b.const_index(1)
+        cond, g = b.fresh("cond"), b.fresh("gif")
+        b.emit(f"{cond} = arith.cmpi slt, {ci}, {cj} : index")
+        b.emit(f"{g} = scf.if {cond} -> ({gt}) {{")
+        for i, (kind, v) in enumerate([(gen, 3), ("full", 5)]):
+            b.indent += 1
+            b.emit(f"scf.yield {generate(kind, v)} : {gt}")
+            b.indent -= 1
+            b.emit("} else {" if i == 0 else "}")
+    else:
+        g = generate(gen, draw(st.sampled_from([1, 2, 7])))
+    if through == "scalar":
+        h = b.fresh("gen")
+        b.emit(f"{h} = pto.muls {g}, {const(3)} : {gt}, {dt}")
+        g = h
+    elif through == "reduce":
+        row = axis == 0  # a reduction along the other axis: row_sum under up_down (and no split), col_sum else
+        rshape = [gshape[0], 1] if row else [1, gshape[1]]
+        rt = tile(rshape, dt, "vec", [gvalid[0], 1] if row else [1, gvalid[1]])
+        h = b.fresh("gen")
+        b.emit(f"{h} = pto.{'row' if row else 'col'}_sum {g} : {gt} -> {rt}")
+        g = h
+    side = b.side_output(tensor(rshape, dt))
+    b.emit(f"{b.fresh('o')} = pto.store {g}, {side}[0, 0] : {rt}, {tensor(rshape, dt)}")
 
 
 @st.composite
@@ -396,6 +471,9 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
             col = {0: False, 1: True}.get(b.auto_axis, draw(st.booleans()))
             gshape = [shape[0], 1] if col else [1, shape[1]]
             gvalid = [valid[0], 1] if col else [1, valid[1]]
+            # a generator has no valid operand: where v's valid extent is a runtime one (a region's lane), the
+            # generated tile is valid in its whole box (the verifier rejects a '?' on it)
+            gvalid = [v if isinstance(v, int) else n for v, n in zip(gvalid, gshape)]
             seed = b.fresh("i")
             b.emit(f"{seed} = arith.constant {draw(st.integers(0, 40))} : i32")
             gt = tile(gshape, F32, "vec", gvalid)
@@ -428,6 +506,9 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
                 side = b.side_output(tensor([rows, shape[1]], F32))
                 b.emit(f"{b.fresh('o')} = pto.store {g}, {side}[0, 0] : {gt}, {tensor([rows, shape[1]], F32)}")
                 r = v
+        elif kind == "generator":
+            _generator_tail(draw, b, shape, valid)
+            r = v
         elif kind in ("extract", "slice", "set_validshape", "tile_put"):
             # A derived tile stored to a side output; the tail continues with v.
             if kind == "tile_put":

@@ -58,7 +58,11 @@ SHARED_PASS_MODULES = {"pypto_mlir.passes", "pypto_mlir.passes.common", "pypto_m
 PENDING: set[tuple[str, str]] = set()
 
 # Ceilings that can only go down: when a change removes lazy or TYPE_CHECKING imports, lower the number with it.
-LAZY_IMPORT_CEILING = 93
+# 104: main's 105 (the startup work of issue 44, branch newcomer, defers imports a run may not need to first use:
+# the op families via dialects/pto_op_index.py, the context's dialects in ir.py, upstream MLIR in mlir_tools.py,
+# the pass registry in pipeline.py, pypto-opt's rarely used flags in tools/opt_flags.py) less the one house-emk
+# removed (ExpandMixedKernel's ring depth choice no longer imports the interpreter lazily: it is handed a model).
+LAZY_IMPORT_CEILING = 104
 TYPE_CHECKING_IMPORT_CEILING = 11
 
 # Circles tolerated for now, each exactly this set of modules (a circle that grows, or any other, fails the test).

@@ -65,7 +65,8 @@ def test_empty_module_loads_no_dialect_and_no_heavy_module(tmp_path):
 
 def test_parse_verify_print_loads_no_pass_and_no_heavy_module(tmp_path):
     names = imported([str(KERNEL)], tmp_path)
-    assert "pypto_mlir.dialects.pto_ops" in names  # the kernel's dialect was loaded on first use
+    assert "pypto_mlir.dialects.pto_tile_ops" in names  # the kernel's ops were loaded on first use ...
+    assert "pypto_mlir.dialects.pto_comm_ops" not in names  # ... and only the families it uses (issue 44)
     for package in (*HEAVY, LAVS, EMK, "xdsl.transforms"):
         assert not loaded(names, package), f"{package} imported without a pass: {loaded(names, package)}"
 

@@ -139,3 +139,26 @@ def test_timing_and_trace_of_an_expanded_kernel(tmp_path, capsys):
     assert data["timing"]["unit"] == "modelled cycle" and data["timing"]["groups"][0]["makespan"] > 0
     assert pypto_run.main([str(src), "--quiet", "--trace", str(tmp_path / "no" / "dir" / "t.json")]) == 1
     assert "cannot write the trace file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("target", ["a2a3", "a5"])
+def test_timing_of_a_mixed_kernel_times_the_default_pipeline_beside_the_unsplit_kernels(capsys, target, tmp_path):
+    """Issue 44: --timing / --trace on a mixed kernel time the default pipeline's output (said on stderr), with the
+    same kernels without their pto.split request beside them; never an empty report or trace."""
+    src = ROOT / "examples" / f"matmul_softmax.{target}.mlir"
+    code, out, err = run(capsys, src, "--timing", "--json", "--trace", tmp_path / "t.json")
+    summary = json.loads(out)
+    assert code == 0 and "timing the output of the default pipeline" in err
+    assert summary["timed_pipeline"] == "lower-auto-vector-split,expand-mixed-kernel"
+    split, unsplit = summary["timing"], summary["timing"]["unsplit"]
+    assert [g["group"] for g in split["groups"]] == [g["group"] for g in unsplit["groups"]] == ["Group @attn_incore_0"]
+    assert 0 < split["makespan"] < unsplit["makespan"]  # the lane split gains on this kernel
+    trace = json.loads((tmp_path / "t.json").read_text())
+    assert trace["traceEvents"] and "displayTimeUnit" not in trace
+
+
+def test_check_pipeline_runs_the_budget_check_after_expand(tmp_path):
+    assert pypto_run.budgeted(["lower-auto-vector-split", "expand-mixed-kernel"]) == [
+        "lower-auto-vector-split", "expand-mixed-kernel", "verify-budget"]
+    assert pypto_run.budgeted(["expand-mixed-kernel", "verify-budget"]) == ["expand-mixed-kernel", "verify-budget"]
+    assert pypto_run.budgeted(["expand-mixed-kernel"], off=True) == ["expand-mixed-kernel"]

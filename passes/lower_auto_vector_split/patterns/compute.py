@@ -32,7 +32,10 @@ class GeneratorHalving(_SplitPattern):
     LEFT_RIGHT of a single row) the result is halved and the start moves to the lane's first cell, `start +
     subblock_idx * step * (cells per split-axis index)`; otherwise (LEFT_RIGHT of several rows: a lane's columns
     are not one run) it is generated whole on both lanes and its users take its lane part (`lane_part`).
-    `pto.random` is rejected on a non-singleton split dim (its values depend on the position)."""
+    `pto.random` is rejected on a non-singleton split dim (its values depend on the position).  When the lanes
+    hold different valid extents (an odd box, or a valid extent that is not a multiple of the lane step) a
+    generator, which has no valid operand, generates the lane's box and a `pto.set_validshape` gives it the lane's
+    valid extent (`_halve`)."""
 
     OPS = GENERATOR_OPS
 
@@ -56,7 +59,7 @@ class GeneratorHalving(_SplitPattern):
             )
         if t.get_shape()[d] == DYNAMIC:
             raise _dynamic_box_error(op, d)
-        lw.retype_lane_part(rewriter, op.results[0], d)
+        self._halve(op, t, d, rewriter)
 
     def _lane_seeded(self, op: Operation, t: TileType, d: int, rewriter: PatternRewriter) -> None:
         """A `linear` generator (`pto.ci`): seeded at the lane's first cell, or generated whole (see the class)."""
@@ -69,23 +72,29 @@ class GeneratorHalving(_SplitPattern):
             return
         cells = lw.step_for(shape[d]) * prod(shape[d + 1 :])
         op.operands[0] = lw.arith.scalar_offset(op.operands[0], cells, op)
-        lane = halved_tile_type(t, d, lw.lane_stride)
-        valid = t.get_valid()[d]
-        if lane.get_valid()[d] != DYNAMIC or valid == DYNAMIC:
+        self._halve(op, t, d, rewriter)
+
+    def _halve(self, op: Operation, t: TileType, d: int, rewriter: PatternRewriter) -> None:
+        """Give the generator `op` (full type `t`) its lane part on dim `d`.  When both lanes hold the same valid
+        extent the result is retyped to the lane's type; otherwise the type cannot state it (the verifier rejects
+        a `?` valid extent of a generator), so the generator makes the lane's box, fully valid on `d`, and a
+        `pto.set_validshape` right after it narrows it to the lane's extent `clamp(V - sub*S, 0, S)`
+        (`LaneArith.lane_valid`, the formula of `passes/analysis/lanes.py`)."""
+        lw = self.lw
+        shape = t.get_shape()
+        if halved_tile_type(t, d, lw.lane_stride).get_valid()[d] != DYNAMIC:
             lw.retype_lane_part(rewriter, op.results[0], d)
             return
-        # The lanes hold different valid extents (an odd or ragged split axis), which the generator's type cannot
-        # state: it generates the lane's box, and a pto.set_validshape gives it the lane's valid extent.
         r = op.results[0]
         entries: list[int | SSAValue] = list(t.get_valid())
-        entries[d] = lw.arith.lane_valid(valid, lw.step_for(shape[d]), op)
-        narrow = SetValidShapeOp(r, entries, lane)
+        entries[d] = lw.arith.lane_valid(t.get_valid()[d], lw.step_for(shape[d]), op)
+        narrow = SetValidShapeOp(r, entries, halved_tile_type(t, d, lw.lane_stride))
         narrow.location = op.location
         Rewriter.insert_op(narrow, InsertPoint.after(op))
         r.replace_uses_with_if(narrow.result, lambda use: use.operation is not narrow)
         hint = r.name_hint
         box = rewriter.replace_value_with_new_type(r, halved_tile_type(t, d, lw.lane_stride, valid=ceil_half(shape[d])))
-        box.name_hint = f"{hint or 'ci'}_box"
+        box.name_hint = f"{hint or op.name.removeprefix('pto.')}_box"
         narrow.result.name_hint = hint
         lw.track(narrow.result, lw.make_info(t, d))
         lw.verify_rewritten(narrow)

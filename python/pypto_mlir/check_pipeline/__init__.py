@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import ModuleOp
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.interpreter.runner import CheckResult, check_modules
 from pypto_mlir.ir import parse_module
-from pypto_mlir.pipeline import parse_pipeline, run_pipeline
+from pypto_mlir.pipeline import INVALID_OUTPUT, parse_pipeline, run_pipeline
 from pypto_mlir.verify import verify_module
 
 
@@ -44,4 +44,15 @@ def check_pipeline_text(
     return res
 
 
-__all__ = ["apply_pipeline", "check_pipeline_text"]
+PIPELINE_FAULTS = ("internal compiler error", "is not implemented", INVALID_OUTPUT)
+"""What a report of the pass stage says when the pipeline failed rather than refused its input: a pass crashed, took
+an unimplemented path, or left IR that does not verify (`pipeline.INVALID_OUTPUT`)."""
+
+
+def is_rejection(res: CheckResult) -> bool:
+    """Whether `res` is the pipeline refusing its input with a located error (a documented rejection, not a finding;
+    the campaign and the property test discard it), rather than a failure of the pipeline (`PIPELINE_FAULTS`)."""
+    return res.stage == "pass" and not any(f in res.report for f in PIPELINE_FAULTS)
+
+
+__all__ = ["PIPELINE_FAULTS", "apply_pipeline", "check_pipeline_text", "is_rejection"]

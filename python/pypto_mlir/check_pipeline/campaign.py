@@ -9,9 +9,9 @@ pipeline (both targets are drawn), compare, race detector on.  Outcomes:
 * **checked** — the outputs match;
 * **rejected** — the pipeline refuses the kernel with a located error (e.g. an odd V->C split): not a finding,
   counted by reason;
-* **failed** — anything else (a mismatch, a protocol error or race after the pipeline, an internal compiler
-  error), counted by class; a failure of a class listed in `tests/kernelgen/known.py` (being fixed elsewhere)
-  is marked `known [name]`.
+* **failed** — anything else (a mismatch, a protocol error or race after the pipeline, a pass output that does
+  not verify (`check_pipeline.is_rejection`), an internal compiler error), counted by class; a failure of a class
+  listed in `tests/kernelgen/known.py` (being fixed elsewhere) is marked `known [name]`.
 
 The campaign keeps going after a failure.  The first kernel of each failure class is shrunk (hypothesis replays
 the same seed and shrinks the example while it keeps failing with the same class) and saved as
@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pypto_mlir.check_pipeline import check_pipeline_text
+from pypto_mlir.check_pipeline import check_pipeline_text, is_rejection
 
 PIPELINE = ["lower-auto-vector-split", "expand-mixed-kernel"]
 
@@ -83,7 +83,7 @@ def classify(res) -> tuple[str, str | None]:
     if res.ok:
         return "checked", None
     msg = first_error(res.report)
-    if res.stage == "pass" and "internal compiler error" not in res.report and "is not implemented" not in res.report:
+    if is_rejection(res):
         return "rejected", normalize(msg)
     if res.stage == "compare":
         # "mismatch after the pipeline[ (schedule: ...)]: output %x differs at ..."

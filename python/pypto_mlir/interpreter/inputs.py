@@ -6,6 +6,7 @@ default one (`ring_cost.py`, handed by the pipeline runner) is what runs the ker
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -128,3 +129,12 @@ def run_timed(module: ModuleOp, entry: str | None = None, seed: int = 0, given=N
     machine = Machine(module, timing=True)
     machine.run(f.sym_name.data, copy_inputs(make_inputs(f, seed, given)))
     return machine.timelines or []
+
+
+def record_runs(module: ModuleOp, group: str, scalar_values: Iterable[Mapping[str, Any]] = ({},)) -> list[list]:
+    """Run the Group `group` of `module` once per assignment of its scalar parameters (name -> value; tensors get
+    seeded data, `make_inputs`) and return each run's timelines, for `pypto_mlir.timing.depth`.  The rings run at
+    the depth the module sets, which must be deep enough for the run (the replay then tries any depth).  A
+    kernel whose scalar parameters only bound loops or pick branches is timed by stating the values to time it
+    over (e.g. each branch's flag, a typical trip count); errors of a run are the caller's to handle."""
+    return [run_timed(module, group, given={k: np.asarray(v) for k, v in values.items()}) for values in scalar_values]

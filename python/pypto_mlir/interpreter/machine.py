@@ -244,7 +244,9 @@ class Machine:
             raise RunError(
                 f"on a2a3 the hardware runs an AIV kernel of a Group on both AIV lanes, but @{g.sym_name.data} has "
                 "neither pto.split_aiv (two real lanes, each on its part) nor pto.dual_aiv_dispatch (lane 1 replays "
-                "the handshakes only), so lane 1 would repeat lane 0's transfers and stores; mark the kernel",
+                "the handshakes only), so lane 1 would repeat lane 0's transfers and stores; mark the kernel "
+                "pto.dual_aiv_dispatch if lane 1 should only replay the handshakes, or split its vector work "
+                "between the lanes (pto.split_aiv, what --lower-auto-vector-split makes of a pto.split request)",
                 op=at if at is not None else g,
             )
         return ([0, 1] if split_aiv or dual else [0]), dual

@@ -1,7 +1,9 @@
 """Recording a Group run for the timing model (`pypto_mlir.timing`): `Machine(timing=True)` gives each core of a
 Group a `Track`, and `record` appends every op the core completes (an op with regions is not an op of its own:
 its body's ops are recorded as they run).  A handshake records its ring and entry from the state the op just
-changed: a push the entry it filled, a pop the entry it took, a tfree the entry of the slot it freed."""
+changed: a push the entry it filled and a pop the entry it took (each the core's tile index on that ring, as
+pto-isa counts it), a tfree the index of the last entry this core popped from that ring before it (pto-isa decides
+a tfree's free signal by that index, not by the slot it names: `pypto_mlir.timing.flow`)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,11 @@ from typing import Any
 from xdsl.ir import Operation
 
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeFree, PipePop, PipePush
-from pypto_mlir.timing.costs import cost_of
+from pypto_mlir.timing.op_costs import cost_of
 from pypto_mlir.timing.timeline import Item, RingInfo, Timeline, Track
 
 from .pipes import ring_of
 from .state import Ctx, GroupRun
-from .values import Tile
 
 
 def add_track(tl: Timeline, ctx: Ctx) -> None:
@@ -47,9 +48,7 @@ def record(target: str | None, op: Operation, args: list[Any], ctx: Ctx) -> None
         elif sync == "pop":
             index = ring.popped[me] - 1
         else:
-            tile = args[0]
-            assert isinstance(tile, Tile) and tile.lease is not None
-            index = tile.lease.entry.seq
+            index = ring.popped[me] - 1
         item = Item(op, cost.cycles, cost.unit, sync, (ring.pipe_id, str(t.direction)), index)
         break
     track.items.append(item)

@@ -2,8 +2,9 @@
 
 The pass asks a `RingCostModel` (passes/expand_mixed_kernel/ring_depth.py) that it is handed; it imports neither
 the interpreter nor the timing model.  `ReplayRingCostModel` answers by running the Group once in the interpreter
-on seeded inputs (`inputs.run_timed`, which records what each core runs) and replaying the recording for every
-depth (`timing.ring_model.depth_makespans`).  `pypto_mlir.pipeline` hands it to the passes that take a model.
+on seeded inputs (`inputs.record_runs`, which records what each core runs) and replaying the recording for every
+depth under pto-isa's flow control (`timing.depth.depth_makespans`: None for a depth the model rejects, a
+deadlock or an unguarded slot reuse).  `pypto_mlir.pipeline` hands it to the passes that take a model.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.timing.ring_model import depth_makespans
+from pypto_mlir.timing.depth import depth_makespans
 
-from .inputs import run_timed
+from .inputs import record_runs
 
 
 class ReplayRingCostModel:
@@ -21,9 +22,9 @@ class ReplayRingCostModel:
 
     def makespans(self, module: ModuleOp, group: str, depths: list[int]) -> dict[int, int | None] | str:
         try:
-            timelines = run_timed(module, group)
+            runs = record_runs(module, group)
         except PtoError as e:
             return f"its run in the interpreter fails ({e.message})"
         except Exception as e:  # noqa: BLE001 - the choice is advisory: any failure keeps the default
             return f"its run in the interpreter fails ({type(e).__name__})"
-        return depth_makespans(timelines, depths)
+        return depth_makespans(runs, depths)

@@ -56,6 +56,7 @@ def summary(scheds: list[Schedule]) -> dict[str, Any]:
                 "cores": cores,
                 "rings": rings,
                 "deadlock": s.deadlock,
+                "unguarded": s.unguarded,
             }
         )
     return {"unit": "modelled cycle", "note": DISCLAIMER, "makespan": sum(s.makespan for s in scheds), "groups": groups}
@@ -66,7 +67,7 @@ def format_text(scheds: list[Schedule]) -> str:
     lines = [f"timing ({DISCLAIMER})"]
     if not data["groups"]:
         lines.append("no Group ran: the model times expanded kernels (run the program after --expand-mixed-kernel)")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n"  # (pypto-run never prints this: it times the pipeline's output instead)
     for g in data["groups"]:
         ratio = f", {g['makespan'] / g['overlap_bound']:.2f}x the overlap bound" if g["overlap_bound"] else ""
         lines.append(f"{g['group']} ({g['target'] or 'no target, a2a3 table'}): makespan {g['makespan']} cycles{ratio}")
@@ -80,6 +81,8 @@ def format_text(scheds: list[Schedule]) -> str:
                 f"  {r['ring']} ({r['slot_num']} slots): producers waited {r['full_stall']} cycles on a full ring, "
                 f"consumers {r['empty_stall']} on an empty ring (summed over the cores)"
             )
+        for u in g["unguarded"]:
+            lines.append(f"  unguarded: the {u} may overwrite a slot before its free is waited for (pto-isa's sync period)")
         if g["deadlock"]:
             lines.append(f"  deadlock: {', '.join(g['deadlock'])} cannot finish with these depths")
     lines.append(f"total makespan {data['makespan']} cycles (Groups one after another)")
@@ -136,7 +139,9 @@ def chrome_trace(scheds: list[Schedule]) -> dict[str, Any]:
                          "ts": offset + p.start}
                     )
         offset += s.makespan
-    return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": {"unit": "1 us = 1 modelled cycle", "note": DISCLAIMER}}
+    # No "displayTimeUnit": the format's timestamps are microseconds, and "1 us = 1 modelled cycle" is the whole
+    # convention (a display unit of "ns" beside it would contradict it).
+    return {"traceEvents": events, "otherData": {"unit": "1 us = 1 modelled cycle", "note": DISCLAIMER}}
 
 
 def write_trace(scheds: list[Schedule], path: str) -> None:

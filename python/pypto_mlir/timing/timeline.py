@@ -8,9 +8,11 @@ a producer may refill a slot), so one recording answers every depth: `replay` sc
 the depths it is given.
 
 The schedule: every core has a clock, starting at 0; an op starts when its core is free and, for
-  * a `tpop` of entry n: when every producer's push of entry n has ended, plus the pipe latency;
-  * a `tpush` of entry n >= depth (it reuses the slot of entry n - depth): when every consumer has freed
-    entry n - depth, plus the free latency;
+  * a `tpop` of entry n: when every producer's push of entry n has ended (a push ends with its ready signal);
+  * a `tpush` that pto-isa makes wait for a free signal (`flow.producer_waits`: not the first `depth` pushes,
+    then once per sync period): when every consumer has sent the free signal this wait consumes (the w-th wait
+    takes the w-th signal; a consumer signals at the end of a `tpop` on a2a3, of a `tfree` on a5, once per sync
+    period: `flow.consumer_signals_free`);
 and ends `cycles` later.  Anything else (a GM access, a vector op, a matmul) only waits for its core.  Comm
 signals between Groups and the lane rendezvous of unexpanded kernels are not modelled.  The cycles are modelled
 cycles, not hardware time (see `costs.py`).
@@ -24,7 +26,7 @@ from typing import Any
 
 from xdsl.ir import Operation
 
-from .costs import TargetCosts, costs_for
+from .flow import consumer_signals_free, producer_waits, releases_at_pop, unguarded_reuses
 
 RingKey = tuple[int, str]
 """(pipe id, direction `C->V` / `V->C`): one ring of a Group."""
@@ -97,6 +99,19 @@ class Schedule:
     empty_stall: dict[RingKey, int]
     deadlock: list[str] = field(default_factory=list)
 
+    @property
+    def unguarded(self) -> list[str]:
+        """The rings whose depth lets pto-isa's flow control refill a slot before the consumer's free of the tile
+        it held was waited for (an odd depth from 5 on: `flow.unguarded_reuses`), with that first push."""
+        out = []
+        for key, info in sorted(self.timeline.rings.items()):
+            pushes = max((it.index + 1 for t in self.timeline.tracks for it in t.items
+                          if it.sync == "push" and it.ring == key), default=0)
+            bad = unguarded_reuses(self.depths[key], pushes)
+            if bad:
+                out.append(f"{info.name} at depth {self.depths[key]} (push {bad[0]})")
+        return out
+
     def busy(self, i: int) -> int:
         return sum(it.cycles for it in self.timeline.tracks[i].items)
 
@@ -115,13 +130,15 @@ class Schedule:
         return max((self.busy(i) for i in range(len(self.timeline.tracks))), default=0)
 
 
-def replay(tl: Timeline, depths: dict[RingKey, int] | None = None, costs: TargetCosts | None = None) -> Schedule:
-    """Schedule the recorded ops of `tl` with ring depths `depths` (default: the depths the run had)."""
-    c = costs if costs is not None else costs_for(tl.target)
+def replay(tl: Timeline, depths: dict[RingKey, int] | None = None) -> Schedule:
+    """Schedule the recorded ops of `tl` with ring depths `depths` (default: the depths the run had), under
+    pto-isa's flow control (`flow.py`)."""
     d = {k: r.slot_num for k, r in tl.rings.items()}
     d.update(depths or {})
+    at_pop = releases_at_pop(tl.target)
     pushed: dict[tuple[RingKey, int], list[int]] = defaultdict(list)  # (ring, entry) -> push end per producer
-    freed: dict[tuple[RingKey, int], list[int]] = defaultdict(list)  # (ring, entry) -> tfree end per consumer
+    signals: dict[RingKey, dict[int, list[int]]] = defaultdict(dict)  # ring -> consumer track -> free signal ends
+    waited: dict[tuple[int, RingKey], int] = defaultdict(int)  # (producer track, ring) -> free signals consumed
     n = len(tl.tracks)
     clock, pos = [0] * n, [0] * n
     placed: list[list[Placed]] = [[] for _ in range(n)]
@@ -135,23 +152,26 @@ def replay(tl: Timeline, depths: dict[RingKey, int] | None = None, costs: Target
                 it = items[pos[i]]
                 ready = clock[i]
                 start = ready
+                ring = it.ring
                 if it.sync == "pop":
-                    ends = pushed.get((it.ring, it.index))
-                    if ends is None or len(ends) < tl.rings[it.ring].producers:
+                    ends = pushed.get((ring, it.index))
+                    if ends is None or len(ends) < tl.rings[ring].producers:
                         break
-                    start = max(ready, max(ends) + c.pipe_latency)
-                    empty[it.ring] += start - ready
-                elif it.sync == "push" and it.index >= d[it.ring]:
-                    ends = freed.get((it.ring, it.index - d[it.ring]))
-                    if ends is None or len(ends) < tl.rings[it.ring].consumers:
+                    start = max(ready, max(ends))
+                    empty[ring] += start - ready
+                elif it.sync == "push" and producer_waits(it.index, d[ring]):
+                    w = waited[(i, ring)]
+                    per = signals[ring]
+                    if len(per) < tl.rings[ring].consumers or any(len(ts) <= w for ts in per.values()):
                         break
-                    start = max(ready, max(ends) + c.free_latency)
-                    full[it.ring] += start - ready
+                    start = max(ready, max(ts[w] for ts in per.values()))
+                    full[ring] += start - ready
+                    waited[(i, ring)] += 1
                 end = start + it.cycles
                 if it.sync == "push":
-                    pushed[(it.ring, it.index)].append(end)
-                elif it.sync == "free":
-                    freed[(it.ring, it.index)].append(end)
+                    pushed[(ring, it.index)].append(end)
+                elif it.sync == ("pop" if at_pop else "free") and consumer_signals_free(it.index, d[ring]):
+                    signals[ring].setdefault(i, []).append(end)
                 placed[i].append(Placed(ready, start, end))
                 clock[i] = end
                 pos[i] += 1
@@ -166,11 +186,12 @@ def replay(tl: Timeline, depths: dict[RingKey, int] | None = None, costs: Target
 
 def makespan(timelines: list[Timeline], depths: dict[RingKey, int] | None = None) -> int | None:
     """The modelled cycles of a whole run (its Groups one after another, as the interpreter runs them); None if
-    some Group deadlocks with these depths."""
+    some Group deadlocks with these depths, or if a depth leaves a slot reuse unguarded (`Schedule.unguarded`):
+    such a schedule is faster only because it may overwrite a tile its consumer still reads."""
     total = 0
     for tl in timelines:
         s = replay(tl, depths)
-        if s.deadlock:
+        if s.deadlock or s.unguarded:
             return None
         total += s.makespan
     return total

@@ -56,8 +56,9 @@ def test_options_parse_into_the_pass_fields():
     "spec,message",
     [
         ("lower-auto-vector-split{fallback=maybe}", "unknown fallback policy 'maybe'; expected one of error, unsplit"),
-        ("lower-auto-vector-split{bogus=1}", 'Provided arguments ["bogus"] not found'),
-        ("lower-auto-vector-split{report=3}", "Incompatible types"),
+        ("lower-auto-vector-split{bogus=1}", "unknown option 'bogus' for pass 'lower-auto-vector-split'"),
+        ("lower-auto-vector-split{report=3}", "bad value '3' for option 'report' of pass 'lower-auto-vector-split': "
+         "expected true or false"),
     ],
 )
 def test_bad_options_are_usage_errors(spec, message, capsys):

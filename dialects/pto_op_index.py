@@ -1,0 +1,105 @@
+"""Where each `pto` op is defined: op name -> (module of this package, class name).
+
+A context from `pypto_mlir.ir.make_context` loads a `pto` op when the parser first meets it, from this index, so a
+run imports only the op families its input uses (docs/performance.md, "Startup on a real input"); `ATTRIBUTES`
+are the dialect's types and attributes, all in `pto_types`. An op class is still defined in its family module
+and nowhere else: `tests/dialects/test_op_index.py` fails unless this index names exactly the classes of
+`ALL_PTO_OPS`, and prints the entries to paste when it does not.
+"""
+
+from __future__ import annotations
+
+OP_CLASSES: dict[str, tuple[str, str]] = {
+    "pto.create_tensor": ("pto_tile_ops", "CreateTensorOp"),
+    "pto.load": ("pto_tile_ops", "LoadOp"),
+    "pto.store": ("pto_tile_ops", "StoreOp"),
+    "pto.move": ("pto_tile_ops", "MoveOp"),
+    "pto.reshape": ("pto_tile_ops", "ReshapeOp"),
+    "pto.transpose": ("pto_tile_ops", "TransposeOp"),
+    "pto.transpose_view": ("pto_tile_ops", "TransposeViewOp"),
+    "pto.slice": ("pto_tile_ops", "SliceOp"),
+    "pto.set_validshape": ("pto_tile_ops", "SetValidShapeOp"),
+    "pto.create": ("pto_tile_ops", "CreateOp"),
+    "pto.full": ("pto_tile_ops", "FullOp"),
+    "pto.ci": ("pto_tile_ops", "CiOp"),
+    "pto.random": ("pto_tile_ops", "RandomOp"),
+    "pto.matmul": ("pto_matmul_ops", "MatmulOp"),
+    "pto.matmul_acc": ("pto_matmul_ops", "MatmulAccOp"),
+    "pto.matmul_bias": ("pto_matmul_ops", "MatmulBiasOp"),
+    "pto.gemv": ("pto_matmul_ops", "GemvOp"),
+    "pto.gemv_acc": ("pto_matmul_ops", "GemvAccOp"),
+    "pto.gemv_bias": ("pto_matmul_ops", "GemvBiasOp"),
+    "pto.batch_matmul": ("pto_matmul_ops", "BatchMatmulOp"),
+    "pto.batch_matmul_acc": ("pto_matmul_ops", "BatchMatmulAccOp"),
+    "pto.add": ("pto_elementwise_ops", "AddOp"),
+    "pto.sub": ("pto_elementwise_ops", "SubOp"),
+    "pto.mul": ("pto_elementwise_ops", "MulOp"),
+    "pto.div": ("pto_elementwise_ops", "DivOp"),
+    "pto.max": ("pto_elementwise_ops", "MaxOp"),
+    "pto.min": ("pto_elementwise_ops", "MinOp"),
+    "pto.adds": ("pto_elementwise_ops", "AddsOp"),
+    "pto.subs": ("pto_elementwise_ops", "SubsOp"),
+    "pto.muls": ("pto_elementwise_ops", "MulsOp"),
+    "pto.divs": ("pto_elementwise_ops", "DivsOp"),
+    "pto.maxs": ("pto_elementwise_ops", "MaxsOp"),
+    "pto.mins": ("pto_elementwise_ops", "MinsOp"),
+    "pto.exp": ("pto_elementwise_ops", "ExpOp"),
+    "pto.log": ("pto_elementwise_ops", "LogOp"),
+    "pto.sqrt": ("pto_elementwise_ops", "SqrtOp"),
+    "pto.rsqrt": ("pto_elementwise_ops", "RsqrtOp"),
+    "pto.recip": ("pto_elementwise_ops", "RecipOp"),
+    "pto.neg": ("pto_elementwise_ops", "NegOp"),
+    "pto.abs": ("pto_elementwise_ops", "AbsOp"),
+    "pto.relu": ("pto_elementwise_ops", "ReluOp"),
+    "pto.cast": ("pto_elementwise_ops", "CastOp"),
+    "pto.row_sum": ("pto_rowcol_ops", "RowSumOp"),
+    "pto.row_max": ("pto_rowcol_ops", "RowMaxOp"),
+    "pto.row_min": ("pto_rowcol_ops", "RowMinOp"),
+    "pto.col_sum": ("pto_rowcol_ops", "ColSumOp"),
+    "pto.col_max": ("pto_rowcol_ops", "ColMaxOp"),
+    "pto.col_min": ("pto_rowcol_ops", "ColMinOp"),
+    "pto.row_expand_add": ("pto_rowcol_ops", "RowExpandAddOp"),
+    "pto.row_expand_sub": ("pto_rowcol_ops", "RowExpandSubOp"),
+    "pto.row_expand_mul": ("pto_rowcol_ops", "RowExpandMulOp"),
+    "pto.row_expand_div": ("pto_rowcol_ops", "RowExpandDivOp"),
+    "pto.col_expand_add": ("pto_rowcol_ops", "ColExpandAddOp"),
+    "pto.col_expand_sub": ("pto_rowcol_ops", "ColExpandSubOp"),
+    "pto.col_expand_mul": ("pto_rowcol_ops", "ColExpandMulOp"),
+    "pto.col_expand_div": ("pto_rowcol_ops", "ColExpandDivOp"),
+    "pto.get_subblock_idx": ("pto_split_ops", "GetSubblockIdxOp"),
+    "pto.aiv_shard": ("pto_split_ops", "AivShardOp"),
+    "pto.aic_gather": ("pto_split_ops", "AicGatherOp"),
+    "pto.yield": ("pto_split_ops", "YieldOp"),
+    "pto.split_aiv_scope": ("pto_split_ops", "SplitAivScopeOp"),
+    "pto.tpush_to_aiv": ("pto_pipe_ops", "TPushToAivOp"),
+    "pto.tpush_to_aic": ("pto_pipe_ops", "TPushToAicOp"),
+    "pto.tpop_from_aic": ("pto_pipe_ops", "TPopFromAicOp"),
+    "pto.tpop_from_aiv": ("pto_pipe_ops", "TPopFromAivOp"),
+    "pto.tfree_to_aic": ("pto_pipe_ops", "TFreeToAicOp"),
+    "pto.tfree_to_aiv": ("pto_pipe_ops", "TFreeToAivOp"),
+    "pto.reserve_buffer": ("pto_pipe_ops", "ReserveBufferOp"),
+    "pto.import_peer_buffer": ("pto_pipe_ops", "ImportPeerBufferOp"),
+    "pto.aic_initialize_pipe": ("pto_pipe_ops", "AicInitializePipeOp"),
+    "pto.aiv_initialize_pipe": ("pto_pipe_ops", "AivInitializePipeOp"),
+    "pto.reinterpret_view": ("pto_view_ops", "ReinterpretViewOp"),
+    "pto.extract": ("pto_view_ops", "ExtractOp"),
+    "pto.gather_row": ("pto_view_ops", "GatherRowOp"),
+    "pto.tensor_cast": ("pto_view_ops", "TensorCastOp"),
+    "pto.tile_put": ("pto_comm_ops", "TilePutOp"),
+    "pto.tile_get": ("pto_comm_ops", "TileGetOp"),
+    "pto.tensor_put": ("pto_comm_ops", "TensorPutOp"),
+    "pto.tensor_get": ("pto_comm_ops", "TensorGetOp"),
+    "pto.notify": ("pto_comm_ops", "NotifyOp"),
+    "pto.wait": ("pto_comm_ops", "WaitOp"),
+    "pto.defer_wait": ("pto_comm_ops", "DeferWaitOp"),
+    "pto.matmul_mx": ("pto_mx_ops", "MatmulMxOp"),
+    "pto.matmul_mx_acc": ("pto_mx_ops", "MatmulMxAccOp"),
+    "pto.matmul_mx_bias": ("pto_mx_ops", "MatmulMxBiasOp"),
+}
+
+
+def attributes() -> list:
+    """The dialect's types and attributes (the `Dialect`'s attribute list)."""
+    from .pto_types import KindAttr, SplitAttr, TargetAttr, TensorType, TileType
+
+    return [TensorType, TileType, TargetAttr, KindAttr, SplitAttr]

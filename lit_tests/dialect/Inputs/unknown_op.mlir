@@ -1,0 +1,3 @@
+builtin.module {
+  %0 = pto.bogus_op(%x) : () -> i32
+}
