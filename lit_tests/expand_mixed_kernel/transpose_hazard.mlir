@@ -6,7 +6,8 @@
 // makes them too when run alone; the messages are the same.)
 
 // §7.2: a mixed kernel that asks for an up_down / left_right split must not transpose its split axis away
-// (the fallback of LowerAutoVectorSplit's check, for callers that skipped that pass).
+// when it has not been lowered by LowerAutoVectorSplit (no pto.split_aiv: a caller skipped that pass). A kernel
+// that pass lowered is not checked: it moves the split axis with the transpose (lower_auto_vector_split/transpose_axis.mlir).
 
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @k(%q: !pto.tensor<16x16xf16>, %o: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32>

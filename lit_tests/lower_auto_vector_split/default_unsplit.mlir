@@ -47,8 +47,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %o : !pto.tensor<1x16xf32>
   }
 
-  // LEFT_RIGHT, a transpose that swaps the split axis (the transpose hazard ExpandMixedKernel would report).
-  // REMARK:     {{.+}}:[[# @LINE + 15]]:5: remark: LowerAutoVectorSplit: kernel 'transpose_cols' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<left_right>) because 'pto.transpose' here cannot be lane-split: {{.*}}; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}
+  // LEFT_RIGHT, a transpose that swaps the split axis, added to its own source: the two operands are split on
+  // different axes (dim 0 and dim 1), so no lane holds matching cells of both.
+  // REMARK:     {{.+}}:[[# @LINE + 16]]:5: remark: LowerAutoVectorSplit: kernel 'transpose_cols' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<left_right>) because 'pto.add' here cannot be lane-split: 'pto.add' combines values split over the AIV lanes on different axes ('t' on dim 0, 'zv' on dim 1){{.*}}; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}
   // CHECK-LABEL: func.func @transpose_cols
   // CHECK-SAME:  pto.split = #pto.split<none>
   // CHECK-NOT:   subblock_idx
@@ -64,7 +65,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %z = pto.matmul %xl, %xr : !pto.tile<16x16xf32, left>, !pto.tile<16x16xf32, right> -> !pto.tile<16x16xf32, acc>
     %zv = pto.move %z : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
     %t = pto.transpose %zv : !pto.tile<16x16xf32, vec> -> !pto.tile<16x16xf32, vec>
-    %o = pto.store %t, %out[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
+    %y = pto.add %t, %zv : !pto.tile<16x16xf32, vec>
+    %o = pto.store %y, %out[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
     func.return %o : !pto.tensor<16x16xf32>
   }
 

@@ -46,15 +46,41 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// An extract that windows the split axis of a per-lane tile.
+// An extract that windows the split axis of a per-lane tile whose source cannot be computed whole on both lanes
+// (an scf.while result; a whole source is split like a pto.slice window: extract_split_window.mlir).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @extract_split_window(%x: !pto.tensor<16x16xf32>)
+  func.func @extract_split_window(%qk: !pto.tile<16x16xf32, acc>, %n: index)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r:2 = scf.while (%i = %c0, %a = %s) : (index, !pto.tile<16x16xf32, vec>) -> (index, !pto.tile<16x16xf32, vec>) {
+      %go = arith.cmpi slt, %i, %n : index
+      scf.condition(%go) %i, %a : index, !pto.tile<16x16xf32, vec>
+    } do {
+    ^bb0(%j: index, %b: !pto.tile<16x16xf32, vec>):
+      %e = pto.exp %b : !pto.tile<16x16xf32, vec>
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %j1, %e : index, !pto.tile<16x16xf32, vec>
+    }
+    // expected-error@+1 {{LowerAutoVectorSplit: this pto.extract takes a window of the split axis (dim 0) of the per-lane tile 'r'}}
+    %e = pto.extract %r#1[4, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<8x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
+// An extract window of the split axis whose extent does not halve evenly (an extract reads whole windows).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @extract_odd_window(%x: !pto.tensor<16x16xf32>, %out: !pto.tensor<5x16xf32> {pto.out}) -> !pto.tensor<5x16xf32>
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %xm = pto.load %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, mat>
     %xv = pto.move %xm : !pto.tile<16x16xf32, mat> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: this pto.extract takes a window of the split axis (dim 0) of the per-lane tile 'xv'}}
-    %e = pto.extract %xv[4, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<8x16xf32, vec>
-    func.return
+    // expected-error@+1 {{LowerAutoVectorSplit: this pto.extract's split extent (5) does not halve evenly; an extract reads whole windows}}
+    %e = pto.extract %xv[4, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<5x16xf32, vec>
+    %o = pto.store %e, %out[0, 0] : !pto.tile<5x16xf32, vec>, !pto.tensor<5x16xf32>
+    func.return %o : !pto.tensor<5x16xf32>
   }
 }
 

@@ -5,8 +5,11 @@ lane's half on its own, so the lanes' data would land in the wrong place.  Both 
 message (ExpandMixedKernel for an AUTO-split kernel, reference expand-mixed-kernel §7.2; LowerAutoVectorSplit
 for a data-parallel or explicit-boundary `split_aiv_scope` region, reference lower-auto-vector-split
 `FindTransposeSplitHazard`); this module is the one predicate both call, and the one home of the kernel-level
-check and its message (`check_kernel_transpose_hazard`: ExpandMixedKernel's §7.2 rejection, which
-LowerAutoVectorSplit's fallback asks too, under its own pass name).
+check and its message (`check_kernel_transpose_hazard`: ExpandMixedKernel's §7.2 rejection of a kernel that
+did not go through LowerAutoVectorSplit).  A kernel LowerAutoVectorSplit lowered (`pto.split_aiv`) is not a
+hazard: that pass moves the split axis with the permutation, so each transposed value is split on its own axis,
+and refuses only where values split on different axes meet (issue 43; docs/lower-auto-vector-split.md,
+*Transposes*).
 
 A transpose is a hazard on split dim `d` when
 - its source has a dim `d` (rank > d),
@@ -54,9 +57,10 @@ def find_transpose_hazard(ops: Iterable[Operation], dim: int) -> TransposeOp | N
 
 
 def check_kernel_transpose_hazard(f: func.FuncOp, pass_name: str) -> None:
-    """§7.2: a split kernel must not transpose its split axis away (ExpandMixedKernel's rejection, which
-    LowerAutoVectorSplit's fallback asks before it splits); the message starts with `pass_name`."""
-    if has_flag(f, FuncFlag.SPLIT_AIV_REGION_VALIDATED):
+    """§7.2: a split kernel that LowerAutoVectorSplit did not lower (no `pto.split_aiv`, no
+    `pto.split_aiv_region_validated`) must not transpose its split axis away; the message starts with
+    `pass_name`."""
+    if has_flag(f, FuncFlag.SPLIT_AIV_REGION_VALIDATED) or has_flag(f, FuncFlag.SPLIT_AIV):
         return
     mode = split_mode_of(f)
     if mode not in DATA_PARALLEL_MODES:

@@ -8,20 +8,16 @@ split, no transpose of the split axis, free names for the halves.
 
 from __future__ import annotations
 
-from io import StringIO
-
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Operation
-from xdsl.printer import Printer
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
 from pypto_mlir.dialects.pto_traits import CoreSide
-from pypto_mlir.dialects.pto_types import DYNAMIC, FuncFlag, TileType, has_flag
+from pypto_mlir.dialects.pto_types import FuncFlag, has_flag
 
-from ..analysis.lanes import DATA_PARALLEL_MODES, split_dim_of
-from ..analysis.transpose_hazard import find_transpose_hazard
+from ..analysis.lanes import DATA_PARALLEL_MODES
+from ..analysis.transpose_hazard import check_kernel_transpose_hazard
 from ..common import FunctionKind, inline_execute_regions, kind_of, split_mode
 from .deferred_waiters import audit_deferred_waiters
 from .phase import PASS_NAME, ExpansionState, functions, half_name
@@ -91,40 +87,6 @@ def reject_name_clash(f: func.FuncOp, symbols: set[str]) -> None:
 
 
 def check_transpose_hazard(f: func.FuncOp) -> None:
-    """§7.2: a split kernel must not transpose its split axis away (LowerAutoVectorSplit's fallback check)."""
-    if has_flag(f, FuncFlag.SPLIT_AIV_REGION_VALIDATED):
-        return
-    mode = split_mode(f)
-    if mode not in DATA_PARALLEL_MODES:
-        return
-    dim = split_dim_of(mode)
-    op = find_transpose_hazard(f.walk(), dim)
-    if op is None:
-        return
-    result = f"%{op.result.name_hint}" if op.result.name_hint else "%<unnamed>"
-    raise PtoError(
-        f"{PASS_NAME}: kernel '{f.sym_name.data}' requests pto.split<{mode}> but contains a pto.transpose "
-        f"(result '{result}') that swaps the split axis (dim {dim}): each AIV lane's half would move to the "
-        f"other dimension while the split still halves dim {dim}, so the result would have the wrong shape "
-        f"and values. Either (1) drop the split — set pto.split = #pto.split<none> — or (2) eliminate this "
-        f"transpose, e.g. take the column you need with a column slice of its source, {_column_slice_hint(op)}",
-        op=op,
-    )
-
-
-def _column_slice_hint(transpose: Operation) -> str:
-    """`%col = pto.slice %src[0, %j] : <src type> -> <one column of it>` for the source of `transpose`, in the
-    dialect's own syntax (the diagnostic is read beside MLIR, not the Python frontend)."""
-    src = transpose.operands[0]
-    name = f"%{src.name_hint}" if src.name_hint else "%src"
-    src_t = src.type
-    if not isinstance(src_t, TileType) or src_t.get_shape()[0] == DYNAMIC:
-        return f"%col = pto.slice {name}[0, %j] (one column wide)"
-    col_t = src_t.with_(shape=[src_t.get_shape()[0], 1], reset_view=True)
-    return f"%col = pto.slice {name}[0, %j] : {_type_text(src_t)} -> {_type_text(col_t)}"
-
-
-def _type_text(t: Attribute) -> str:
-    out = StringIO()
-    Printer(stream=out).print_attribute(t)
-    return out.getvalue()
+    """§7.2: a split kernel that skipped LowerAutoVectorSplit must not transpose its split axis away (the rule and
+    its message have one home, `analysis.transpose_hazard.check_kernel_transpose_hazard`)."""
+    check_kernel_transpose_hazard(f, PASS_NAME)

@@ -64,7 +64,9 @@ from pypto_mlir.passes.analysis.split_axis import (
     TileInfo,
     halved_tile_type,
 )
-from .patterns.base import PASS, _SplitPattern, _name, _window_step, lane_part_problem, whole_operand_error
+from .patterns.base import (
+    PASS, _SplitPattern, _name, _window_step, check_same_axis, lane_part_problem, whole_operand_error,
+)
 from .patterns.beyond_contract import beyond_contract_patterns
 from .patterns.boundaries import C2VBoundary, TransferRestamp, V2CBoundary
 from .patterns.compute import ElementwiseHalving, GeneratorHalving
@@ -95,8 +97,12 @@ class SplitLowering:
         on_region_op: Callable[[Operation], None] | None = None,
         full_width: set[SSAValue] | None = None,
         keeps_whole: bool = False,
+        free_axes: dict[SSAValue, int] | None = None,
     ):
         self.mode = mode
+        self.free_axes = free_axes or {}
+        """generator results (and values computed from them only) split on another axis than the function's, the
+        axis of the split data they meet (`auto/generator_axes.py`)."""
         self.full_width = full_width or set()
         self.keeps_whole = keeps_whole
         """whether the caller computed the full-width chains (the AUTO path): a value no chain keeps whole could
@@ -224,7 +230,7 @@ class SplitLowering:
                 if part is None:
                     raise whole_operand_error(op, v, partner.dim, partner.step)
             else:
-                d = self.dim
+                d = self.free_axes.get(v, self.dim)
                 if v.type.rank <= d or v.type.get_shape()[d] in (1, DYNAMIC):
                     continue
                 part = self.lane_part(v, d, self.step_for(v.type.get_shape()[d]))
@@ -390,6 +396,7 @@ class SplitLowering:
         for i, (y, e) in enumerate(zip(yielded, expected)):
             if y.type == e.type or not isinstance(e.type, TileType):
                 continue
+            check_same_axis(at, f"the tile carried as #{i} of this {what} enters the loop and is yielded as", [e, y], self.tracked)
             entry = "a per-lane half" if e in self.tracked else "full width"
             body = "a per-lane half" if y in self.tracked else "full width"
             raise PtoError(
@@ -449,6 +456,7 @@ class SplitLowering:
                     self.whole.add(res)
                 continue
             infos = [self.tracked.get(v) for v in vals]
+            check_same_axis(op, f"the branches of this scf.if yield result #{i} as", vals, self.tracked)
             if len(types) != 1 or any(x is None for x in infos):
                 desc = " and ".join(f"{v.type} ({'per-lane half' if v in self.tracked else 'full width'})" for v in vals)
                 raise PtoError(

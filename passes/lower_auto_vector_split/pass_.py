@@ -36,12 +36,12 @@ from pypto_mlir.dialects.pto_ops import TRANSFER_OPS, AicGatherOp, AivShardOp
 from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag, set_flag, set_split_mode
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.affinity import is_mixed
-from pypto_mlir.passes.analysis.transpose_hazard import check_kernel_transpose_hazard
 from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES, split_dim_of
 
 from ..common import FunctionKind, inline_execute_regions, kind_of, old_heap_frozen, split_mode
 from ..decisions import record, recording
 from .auto.full_width import full_width_chains
+from .auto.generator_axes import generator_axes
 from .auto.lane_stride import scan_lane_stride
 from .lowering import SplitLowering, inject_subblock_idx
 from .patterns.base import PASS
@@ -87,7 +87,10 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     dim = split_dim_of(mode)
     full_width = full_width_chains(f, dim)
     stride = scan_lane_stride(f, dim, full_width)
-    lw = SplitLowering(mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width, keeps_whole=True)
+    lw = SplitLowering(
+        mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width,
+        keeps_whole=True, free_axes=generator_axes(f, dim),
+    )
     lw.lower_block(block)
     lw.check_no_cube_tile_halved(f)
     check_cross_lane_gm_races(f, lw.tracked)
@@ -111,12 +114,12 @@ FALLBACK_HINT = (
 TRANSFERS = (AivShardOp, AicGatherOp, *TRANSFER_OPS)
 
 
-def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False, skip: frozenset[Operation] = frozenset()) -> None:
+def check_split_codes(f: func.FuncOp, skip: frozenset[Operation] = frozenset()) -> None:
     """The transfers ExpandMixedKernel will build for this split function must be placeable by pto-isa: the split
-    code of every `aiv_shard` / `aic_gather` (E-SHARD-CODE / E-GATHER-CODE), and, with `transpose_hazard`, the
-    AUTO transpose hazard.  Checked here so that a kernel that cannot be split is rejected (or falls back) by this
-    pass, at the op that forced it, instead of failing later in ExpandMixedKernel.  (The transpose hazard is only
-    checked for the fallback: this pass itself lowers such a transpose, and ExpandMixedKernel reports it.)"""
+    code of every `aiv_shard` / `aic_gather` (E-SHARD-CODE / E-GATHER-CODE).  Checked here so that a kernel that
+    cannot be split is rejected (or falls back) by this pass, at the op that forced it, instead of failing later in
+    ExpandMixedKernel.  (A transpose that moves the split axis is lowered, not refused: `TransposeHalving` moves
+    the axis with the permutation, and `SplitLowering` refuses where values split on different axes meet.)"""
     for op in f.walk():
         if op in skip:
             continue  # hand-written before the pass: ExpandMixedKernel checks them
@@ -128,9 +131,6 @@ def check_split_codes(f: func.FuncOp, transpose_hazard: bool = False, skip: froz
                 gather_split_code(op.result.type, op.split.value.data, op)  # type: ignore[arg-type]
         except PtoError as e:
             raise PtoError(_as_ours(e.message), op=op) from None
-    if not transpose_hazard:
-        return
-    check_kernel_transpose_hazard(f, PASS)
 
 
 def _as_ours(message: str) -> str:
@@ -229,7 +229,7 @@ class LowerAutoVectorSplitPass(ModulePass):
         as_written = dict(zip(f.walk(), pristine.walk())) if pristine is not None else {}
         try:
             lw = lower_auto_function(f, mode)
-            check_split_codes(f, transpose_hazard=pristine is not None, skip=handwritten)
+            check_split_codes(f, skip=handwritten)
         except PtoError as e:
             if _is_internal(e) or handwritten:
                 raise

@@ -14,7 +14,9 @@ constructs on purpose, on the split axis, each tagged in the kernel's `// featur
   broadcast back with the matching `*_expand_*`;
 * `transpose` — a transpose that swaps the split axis (a single one of a square tile, or a round trip);
 * `loop_if` — a loop-carried value (`scf.for` iter_args) feeding an `scf.if` after the loop
-  (examples/loop_accumulate with the final relu under an if).
+  (examples/loop_accumulate with the final relu under an if);
+* `extract` — a vec -> vec `pto.extract` window of the split axis, like `slice` (issue 43, part 5), with an even
+  split extent (an extract copies whole windows: an odd one is refused by design).
 
 Every kernel: a matmul on the cube (f32 operands loaded into `mat`, moved to `left`/`right`), the C->V move, one
 to three of the constructs above with plain elementwise ops between them, and a store; `pto.split` up_down or
@@ -28,7 +30,7 @@ from hypothesis import strategies as st
 
 from .strategies import F32, Builder, _module, load_operand, move, tensor, tile
 
-CONSTRUCTS = ("ci", "slice", "reduce", "transpose", "loop_if")
+CONSTRUCTS = ("ci", "slice", "reduce", "transpose", "loop_if", "extract")
 FEATURES = (
     [f"target:{t}" for t in ("a2a3", "a5")]
     + [f"split:{s}" for s in ("up_down", "left_right")]
@@ -79,6 +81,23 @@ def _slice(draw, b: Builder, v: str, shape, axis: int) -> str:
         offs[other] = draw(st.integers(0, shape[other] - win[other]))
     wt, w = tile(win, F32, "vec"), b.fresh("win")
     b.emit(f"{w} = pto.slice {v}[{offs[0]}, {offs[1]}] : {t} -> {wt}")
+    side = b.side_output(tensor(win, F32))
+    b.emit(f"{b.fresh('o')} = pto.store {w}, {side}[0, 0] : {wt}, {tensor(win, F32)}")
+    return v
+
+
+def _extract(draw, b: Builder, v: str, shape, axis: int) -> str:
+    """A `pto.extract` window of the split axis (inside one lane's half or across both, even extent) stored to a
+    side output; the chain goes on with `v`."""
+    t = tile(shape, F32, "vec")
+    half = shape[axis] // 2
+    ext = 2 * draw(st.integers(1, half // 2))
+    off = draw(st.integers(0, shape[axis] - ext))
+    b.features.add("slice:in_lane" if off // half == (off + ext - 1) // half else "slice:across_lanes")
+    offs, win = [0, 0], list(shape)
+    offs[axis], win[axis] = off, ext
+    wt, w = tile(win, F32, "vec"), b.fresh("win")
+    b.emit(f"{w} = pto.extract {v}[{offs[0]}, {offs[1]}] : {t} -> {wt}")
     side = b.side_output(tensor(win, F32))
     b.emit(f"{b.fresh('o')} = pto.store {w}, {side}[0, 0] : {wt}, {tensor(win, F32)}")
     return v
@@ -162,6 +181,8 @@ def kernels(draw, max_constructs: int = 3) -> str:
             v = _ci(draw, b, v, shape, axis)
         elif c == "slice":
             v = _slice(draw, b, v, shape, axis)
+        elif c == "extract":
+            v = _extract(draw, b, v, shape, axis)
         elif c == "reduce":
             v = _reduce(draw, b, v, shape, axis)
         elif c == "transpose":

@@ -263,9 +263,9 @@ def _tail_kinds(b: Builder, shape, valid, allow_load: bool) -> list[str]:
         kinds.append("binary_load")
         if full:
             kinds += ["tile_get"] * 2  # tile_get reads a fully valid tile; rarely legal, so listed twice
-    if b.split == "none":
-        # A transpose swaps the split axis: ExpandMixedKernel rejects it in an AUTO split kernel and
-        # LowerAutoVectorSplit in a split_aiv_scope body.
+    if not b.region:
+        # A transpose round trip swaps the split axis twice: an AUTO split moves the split axis with each
+        # permutation (issue 43); LowerAutoVectorSplit refuses it in a split_aiv_scope body (E-TRANSPOSE).
         kinds += ["transpose", "transpose_view"]
     if b.auto_axis != 0 and _static(valid) and valid[0] == shape[0]:
         # gather_row's indices address the whole source: not a row-split (UP_DOWN) source; the ci index column

@@ -35,6 +35,7 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import LoadOp, ReshapeOp, SliceOp, TransposeOp, TransposeViewOp
+from pypto_mlir.dialects.pto_view_ops import ExtractOp
 from pypto_mlir.dialects.pto_traits import HalvingRule, PipeDirection, halving_rule_of
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.dialects.pto_view_ops import GatherRowOp
@@ -88,12 +89,14 @@ def slice_needs_whole_source(op: Operation, dim: int) -> bool:
     source is computed whole on both lanes and the slice is taken as written, then lane-split."""
     from ..patterns.views import load_fold_problem
 
-    if not isinstance(op, SliceOp) or not _splits_window(op, dim):
+    if not isinstance(op, (SliceOp, ExtractOp)) or not _splits_window(op, dim):
         return False  # the whole split extent is sliced per lane; a unit or dynamic split axis is never halved
     src, out = op.src.type, op.result.type
     assert isinstance(src, TileType) and isinstance(out, TileType)
     if src.space != "vec" or src.rank < 2:
         return False
+    if isinstance(op, ExtractOp):
+        return out.space == "vec"  # a vec -> vec extract is a slice window copied out (issue 43, part 5)
     offsets = op.get_mixed_offsets()
     loaded = _loaded_type(op.src, dim)
     if loaded is not None and load_fold_problem(out, offsets, loaded) is None:
@@ -118,8 +121,8 @@ def _loaded_type(v: SSAValue, dim: int) -> TileType | None:
     return None
 
 
-def _splits_window(op: SliceOp, dim: int) -> bool:
-    """Whether the slice `op` takes a window of the (non-singleton, static) split axis `dim` of its source, not
+def _splits_window(op: SliceOp | ExtractOp, dim: int) -> bool:
+    """Whether the slice (or extract) `op` takes a window of the (non-singleton, static) split axis `dim` of its source, not
     its whole extent."""
     src, out = op.src.type, op.result.type
     if not isinstance(src, TileType) or not isinstance(out, TileType) or src.rank <= dim:

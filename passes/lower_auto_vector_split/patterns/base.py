@@ -32,6 +32,28 @@ def _name(v: SSAValue) -> str:
     return v.name_hint or "<unnamed>"
 
 
+def axes_meet_error(op: Operation, what: str, split: list[tuple[SSAValue, TileInfo]]) -> PtoError:
+    """The refusal where values split over the lanes on different axes meet in `op` (`what`: how `op` combines
+    them): a transpose moved the split axis of one of them, so each lane holds a row band of one and a column
+    band of the other, and no lane holds the matching cells of both."""
+    parts = ", ".join(f"'{_name(v)}' on dim {info.dim}" for v, info in split)
+    return PtoError(
+        f"{PASS}: {what} values split over the AIV lanes on different axes ({parts}): a pto.transpose moved the "
+        "split axis of one of them, so each lane holds a different band of each and no lane holds the cells the "
+        "other one needs (combining them needs a cross-lane exchange this pass does not build). Transpose the "
+        "other value too so both are split on the same axis, move the transpose after the point where they meet, "
+        "or split the kernel the other way",
+        op=op,
+    )
+
+
+def check_same_axis(op: Operation, what: str, vals: list[SSAValue], tracked: dict[SSAValue, TileInfo]) -> None:
+    """Refuse `op` when its per-lane values among `vals` are split on different axes (`axes_meet_error`)."""
+    split = [(v, tracked[v]) for v in vals if v in tracked]
+    if len({info.dim for _, info in split}) > 1:
+        raise axes_meet_error(op, what, split)
+
+
 class _SplitPattern(RewritePattern):
     OPS: tuple[type[Operation], ...] = ()
 

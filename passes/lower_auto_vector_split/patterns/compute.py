@@ -23,7 +23,7 @@ from pypto_mlir.passes.analysis.split_axis import (
 )
 from pypto_mlir.dialects.pto_traits import HalvingRule, halving_rule_of
 
-from .base import PASS, _SplitPattern, _dynamic_box_error
+from .base import PASS, _SplitPattern, _dynamic_box_error, check_same_axis
 
 
 class GeneratorHalving(_SplitPattern):
@@ -43,7 +43,7 @@ class GeneratorHalving(_SplitPattern):
         lw = self.lw
         t = op.results[0].type
         assert isinstance(t, TileType)
-        d = lw.dim
+        d = lw.free_axes.get(op.results[0], lw.dim)
         if t.rank <= d or t.get_shape()[d] == 1:
             return
         trait = op.get_trait(TileGenerator)
@@ -116,6 +116,7 @@ class ElementwiseHalving(_SplitPattern):
         src = next((v for v in op.operands if v in lw.tracked), None)
         if src is None:
             return  # all tile operands full width: the op stays full width
+        check_same_axis(op, f"'{op.name}' combines", list(op.operands), lw.tracked)
         info = lw.tracked[src]
         d = info.dim
         reduction = op.get_trait(ReductionAxis)
