@@ -248,7 +248,7 @@ class SplitLowering:
             return
         d = self.dim
         if t.rank > d and t.get_shape()[d] == 1:
-            part = self._slice_lane_part(v, d, self.step_for(1))
+            part = self._slice_lane_part(v, d, 1)  # a box of 1: lane 1's empty part at row 1, whatever the stride
             if part is not None:
                 op.operands[0] = part
                 return
@@ -319,7 +319,7 @@ class SplitLowering:
         if t.rank <= d or t.get_shape()[d] == DYNAMIC:
             return
         box = t.get_shape()[d]
-        part = self._slice_lane_part(v, d, self.step_for(box)) if box == 1 else self.lane_part(v, d, self.step_for(box))
+        part = self._slice_lane_part(v, d, 1) if box == 1 else self.lane_part(v, d, self.step_for(box))
         if part is not None:
             op.operands[i] = part
 

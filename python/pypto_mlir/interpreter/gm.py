@@ -52,11 +52,12 @@ def record(
     grp.races.access(ctx.thread, ctx.label, buf, buf.name or "tensor", box, write, atomic, op, values, once)
 
 
-def cube_copy(ctx: Ctx, t: TileType) -> bool:
-    """Whether this is lane 1's copy of a cube op: in a split incore kernel or a per-lane region (before
-    ExpandMixedKernel) both lanes run the cube ops, which stand for one AIC, so only lane 0's cube store writes
-    (an atomic cube store would otherwise add twice)."""
-    return ctx.side is None and (ctx.lane or 0) != 0 and t.memory_space.data != "vec"
+def cube_copy(ctx: Ctx, t: TileType, atomic: bool) -> bool:
+    """Whether this is lane 1's copy of an atomic cube store: in a split incore kernel or a per-lane region
+    (before ExpandMixedKernel) both lanes run the cube ops, which stand for one AIC, so only lane 0's adds (it
+    would otherwise add twice).  A plain cube store is written by both copies: the later one, which has seen
+    more of the lanes' stores, stands for the AIC that ExpandMixedKernel orders after both lanes."""
+    return atomic and ctx.side is None and (ctx.lane or 0) != 0 and t.memory_space.data != "vec"
 
 
 def window(buf: Buffer, offs: list[int], box: tuple[int, ...], what: str) -> tuple:
@@ -98,11 +99,11 @@ def run_load(machine, op: P.LoadOp, args, env, ctx: Ctx) -> list:
 def run_store(machine, op: P.StoreOp, args, env, ctx: Ctx) -> list:
     tile, buf = args[0], args[1]
     offs = mixed_values(op.get_static_offsets(), args[2:])
-    if ctx.replay or cube_copy(ctx, tile.type):
+    atomic = op.is_atomic
+    if ctx.replay or cube_copy(ctx, tile.type, atomic):
         return [buf]  # lane 1 of a dual dispatch replays the handshakes only; lane 1's copy of the one AIC
     idx = window(buf, offs, tile.valid, "store")
     region = tile.valid_view()
-    atomic = op.is_atomic
     record(ctx, op, buf, idx, tile.type, write=True, atomic=atomic, values=region)
     if atomic:
         # Atomic store: accumulate into GM (the sum is rounded to the tensor's element type).
