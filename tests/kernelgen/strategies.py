@@ -62,7 +62,7 @@ FEATURES = (
     + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
     + ["gm_exchange_through_cast"]
     + list(EXEC_REGION_FEATURES)
-    + [f"gm_once:{x}" for x in ("atomic", "put", "flat", "row", "self")]
+    + [f"gm_once:{x}" for x in ("atomic", "put", "flat", "row", "self")] + ["region_gm_once"]
 )
 
 
@@ -827,6 +827,16 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
     b.emit(f"pto.yield {o} : {ot}")
     b.indent -= 1
     b.emit("}")
+    if draw(st.integers(0, 3)) == 0:
+        # Outside the region both lanes run the code once the function is split: a GM effect that must happen
+        # once per kernel there (an atomic store of a loaded tile; AivSplitValid keeps other vector ops, puts
+        # included, inside the regions; the epilogue's notify is the other such op) must run on one lane (issue 40).
+        b.features.add("region_gm_once")
+        lshape = [1, n] if draw(st.booleans()) else [m, n]
+        c, lt = b.param("in", tensor(lshape, F32)), tensor(lshape, F32)
+        x, xt = load_operand(b, c, lshape, [0, 0], lshape, F32, "vec")
+        side = b.side_output(lt)
+        b.emit(f"{b.fresh('o')} = pto.store {x}, {side}[0, 0] {{atomic = 1 : i64}} : {xt}, {lt}")
     if draw(st.integers(0, 4)) == 0:
         # The cube reads the region's result back (a load into mat, stored from acc to a side output): not a
         # cross-lane access (the cube is not on the lanes); ExpandMixedKernel fences it after both lanes' writes.
