@@ -8,6 +8,8 @@
   (the "deferred waiter"; ExpandMixedKernel audits its task contract).  These are scalar/GM ops: no core
   affinity (SHARED).  `notify` is also *no-duplicate* (the `NoDuplicate` trait): it must run once, on the vector side,
   never duplicated onto the cube, whose copy could release the peer before the vector lanes' puts have landed.
+- `tile_put`, `tensor_put` and `notify` carry `OncePerKernel`: a peer receives each execution, so when both AIV
+  lanes run them on a value both hold whole, one lane must (LowerAutoVectorSplit, docs/lower-auto-vector-split.md).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from .pto_op_base import (
     print_addressed,
     split_mixed,
 )
-from .pto_traits import HalvingRule, LaneHalving, GmAccess, NoDuplicate, SharedAffinity, VectorAffinity
+from .pto_traits import HalvingRule, LaneHalving, GmAccess, NoDuplicate, OncePerKernel, SharedAffinity, VectorAffinity
 from .pto_types import DYNAMIC, TensorType, TileType, format_shape
 
 
@@ -76,7 +78,12 @@ class TilePutOp(IRDLOperation, _MixedOffsetsMixin):
     static_offsets = attr_def(DenseArrayBase)
     result = result_def(TensorType)
     irdl_options = (AttrSizedOperandSegments(),)
-    traits = traits_def(LaneHalving(HalvingRule.WINDOW), VectorAffinity(), GmAccess(writes=("dest",), tile="tile"))
+    traits = traits_def(
+        LaneHalving(HalvingRule.WINDOW),
+        VectorAffinity(),
+        GmAccess(writes=("dest",), tile="tile"),
+        OncePerKernel("writes the peer's GM (a remote put)"),
+    )
 
     def __init__(self, tile: SSAValue, dest: SSAValue, offsets: Sequence[int | SSAValue], peer: SSAValue):
         s_off, d_off = split_mixed(offsets)
@@ -202,6 +209,12 @@ class TensorPutOp(_TensorCopyOp):
 
     name = "pto.tensor_put"
     PEER_KEYWORD: ClassVar[str] = "to"
+    traits = traits_def(
+        LaneHalving(HalvingRule.WHOLE),
+        VectorAffinity(),
+        GmAccess(reads=("source",), writes=("dest",)),
+        OncePerKernel("writes the peer's GM (a remote put)"),
+    )
 
 
 @irdl_op_definition
@@ -282,7 +295,7 @@ class NotifyOp(_SignalOp):
 
     name = "pto.notify"
     HAS_PEER: ClassVar[bool] = True
-    traits = traits_def(SharedAffinity(), NoDuplicate())
+    traits = traits_def(SharedAffinity(), NoDuplicate(), OncePerKernel("signals the peer"))
 
 
 @irdl_op_definition

@@ -52,6 +52,7 @@ from .pto_traits import (
     FirstTileAffinity,
     GmAccess,
     MoveAffinity,
+    OncePerKernel,
     ResultMemoryAffinity,
     SharedAffinity,
     SlotView,
@@ -169,7 +170,12 @@ class StoreOp(IRDLOperation, _MixedOffsetsMixin):
     The result is the destination buffer under a new SSA name (not a copy)."""
 
     name = "pto.store"
-    traits = traits_def(LaneHalving(HalvingRule.WINDOW), FirstTileAffinity(), GmAccess(writes=("dest",), tile="tile"))
+    traits = traits_def(
+        LaneHalving(HalvingRule.WINDOW),
+        FirstTileAffinity(),
+        GmAccess(writes=("dest",), tile="tile"),
+        OncePerKernel("adds its tile into GM (atomic)", when="atomic"),
+    )
 
     tile = operand_def(TileType)
     dest = operand_def(TensorType)

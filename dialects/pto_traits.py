@@ -20,6 +20,9 @@ class-level strings.  The facts:
   values depend on the element position (ci, random), so the tile cannot be halved by halving its type. It also
   verifies: a generator has no valid operand, so a `?` valid extent of a static dim of its result is an error.
 - `NoDuplicate`: a SHARED op that must not be copied onto both cores (reference: `set_no_duplicate`).
+- `OncePerKernel(effect, when)`: the op's GM effect must happen once per kernel instance, so it must not be
+  duplicated on both AIV lanes either (an atomic store adds twice, a put or a signal reaches the peer twice);
+  `once_per_kernel(op)` says whether (and why) an op instance is one.
 - `ReductionAxis(axis)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces, or a row/col expand
   broadcasts along (row ops: 1, col ops: 0).
 - `CostFree`, `Transcendental`: what the timing model (`pypto_mlir.timing.costs`) charges beyond the unit an op
@@ -435,6 +438,31 @@ class NoDuplicate(OpTrait):
 
 
 @dataclass(frozen=True)
+class OncePerKernel(OpTrait):
+    """The op's effect on GM is observable per execution, not only by the cells it leaves: run twice it adds
+    twice (`pto.store {atomic}`), or a peer receives its remote write or signal twice (`tile_put`,
+    `tensor_put`, `notify`).  So when both AIV lanes run the same code on a value they both hold whole, one
+    lane must perform it (or each lane its own part).  `effect` says what it does, for messages; `when` names
+    an integer attribute that makes the op one when non-zero (None: always)."""
+
+    effect: str
+    when: str | None = None
+
+
+def once_per_kernel(op: Operation) -> str | None:
+    """What `op` does that must happen once per kernel instance (`OncePerKernel.effect`), or None when running
+    it on both lanes is harmless (a plain store of the same values, a get, a load)."""
+    trait = op.get_trait(OncePerKernel)
+    if trait is None:
+        return None
+    if trait.when is not None:
+        attr = op.attributes.get(trait.when)
+        if not (attr is not None and getattr(getattr(attr, "value", None), "data", 0)):
+            return None
+    return trait.effect
+
+
+@dataclass(frozen=True)
 class ReductionAxis(OpTrait):
     """A reduction along dim `axis` (row_*: 1, the result has one column; col_*: 0, one row)."""
 
@@ -494,6 +522,7 @@ __all__ = [
     "LaneHalving",
     "MoveAffinity",
     "NoDuplicate",
+    "OncePerKernel",
     "PipeDirection",
     "PipeFree",
     "PipeInit",
@@ -511,6 +540,7 @@ __all__ = [
     "halving_rule_of",
     "is_transfer_sourced",
     "memory_affinity",
+    "once_per_kernel",
     "renamed_tensor",
     "TensorView",
     "viewed_tensor",

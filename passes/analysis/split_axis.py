@@ -152,6 +152,7 @@ class LaneArith:
         self._lane_offsets: dict[int, SSAValue] = {}
         self._shifted: dict[tuple[int, int], SSAValue] = {}
         self._clamps: dict[tuple[int, int], SSAValue] = {}
+        self._first_lane: SSAValue | None = None
 
     # -- hoisted values --------------------------------------------------------------------------------------
     def _hoist(self, op: Operation) -> SSAValue:
@@ -167,6 +168,14 @@ class LaneArith:
             c.result.name_hint = f"c{value}"
             self._consts[value] = self._hoist(c)
         return self._consts[value]
+
+    def is_first_lane(self) -> SSAValue:
+        """`subblock_idx == 0` (hoisted, shared): the condition of an op only lane 0 performs."""
+        if self._first_lane is None:
+            cmp = arith.CmpiOp(self.sub, self.const(0), "eq")
+            cmp.result.name_hint = "is_lane0"
+            self._first_lane = self._hoist(cmp)
+        return self._first_lane
 
     def lane_offset(self, step: int) -> SSAValue:
         """`subblock_idx * step` (hoisted, shared)."""

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import func, scf
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
@@ -51,7 +51,7 @@ from pypto_mlir.dialects.pto_ops import (
     SliceOp,
     StoreOp,
 )
-from pypto_mlir.dialects.pto_traits import PipeDirection, halving_rule_of
+from pypto_mlir.dialects.pto_traits import GmAccess, PipeDirection, halving_rule_of, once_per_kernel
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.dialects.pto_lanes import (
@@ -254,7 +254,7 @@ class SplitLowering:
             return
         d = self.dim
         if t.rank > d and t.get_shape()[d] == 1:
-            part = self._slice_lane_part(v, d, self.step_for(1))
+            part = self._slice_lane_part(v, d, 1)  # a box of 1: lane 1's empty part at row 1, whatever the stride
             if part is not None:
                 op.operands[0] = part
                 return
@@ -293,6 +293,52 @@ class SplitLowering:
             self.lower_op(op)
 
     def lower_op(self, op: Operation) -> None:
+        once = once_per_kernel(op) is not None
+        if once:
+            self._partition_once(op)
+        self._lower_op(op)
+        if once and op.parent is not None:
+            self._first_lane_only(op)
+
+    # -- effects that must happen once per kernel ------------------------------------------------------------
+    def _whole_tile_of(self, op: Operation) -> tuple[int, SSAValue] | None:
+        """The operand index and value of the `vec` tile `op` writes to GM (a store, a put) when both lanes hold
+        it whole (untracked); None for a per-lane tile, a cube tile (the one AIC stores it) or no tile."""
+        trait = op.get_trait(GmAccess)
+        v = trait.tile_value(op) if trait is not None else None
+        if v is None or v in self.tracked or not isinstance(v.type, TileType) or v.type.space != "vec":
+            return None
+        return next(i for i, x in enumerate(op.operands) if x is v), v
+
+    def _partition_once(self, op: Operation) -> None:
+        """An op whose GM effect must happen once per kernel (`OncePerKernel`: an atomic store, a put) writing a
+        tile both lanes hold whole writes each lane's lane part instead, where one exists (a singleton split
+        axis: lane 0 the row, lane 1 an empty copy): both lanes keep working, each cell is written once, and the
+        op's own pattern then moves the window to the lane offset.  Without a lane part, `_first_lane_only`."""
+        found = self._whole_tile_of(op)
+        if found is None:
+            return
+        i, v = found
+        t = v.type
+        assert isinstance(t, TileType)
+        d = self.dim
+        if t.rank <= d or t.get_shape()[d] == DYNAMIC:
+            return
+        box = t.get_shape()[d]
+        part = self._slice_lane_part(v, d, 1) if box == 1 else self.lane_part(v, d, self.step_for(box))
+        if part is not None:
+            op.operands[i] = part
+
+    def _first_lane_only(self, op: Operation) -> None:
+        """An op whose GM effect must happen once per kernel and that both lanes would still perform whole (a
+        tile with no lane part, a whole-tensor put, a notify) runs on lane 0 only:
+        `%r = scf.if %is_lane0 -> (T) { op; scf.yield } else { scf.yield %dest }` (the else branch yields the
+        tensor the op's result renames, unchanged)."""
+        if self._whole_tile_of(op) is None and op.get_trait(GmAccess) is not None and op.get_trait(GmAccess).tile:
+            return  # its tile is per lane (or a cube tile): each lane writes its own part
+        first_lane_only(op, self.arith.is_first_lane())
+
+    def _lower_op(self, op: Operation) -> None:
         if isinstance(op, scf.ForOp):
             self._lower_for(op)
             return
@@ -502,6 +548,31 @@ class SplitLowering:
                 "split function), or keep the op off the split data",
                 op=op,
             ) from None
+
+
+def first_lane_only(op: Operation, is_lane0: SSAValue) -> scf.IfOp:
+    """Wrap `op` (an op whose GM effect must happen once per kernel) so that lane 0 alone performs it:
+    `%r = scf.if %is_lane0 -> (T) { op; scf.yield } else { scf.yield %dest }`, the else branch yielding the
+    tensor the op's result renames (`GmAccess.written_by_result`), unchanged."""
+    results = list(op.results)
+    trait = op.get_trait(GmAccess)
+    renamed = trait.written_by_result(op) if trait is not None else None
+    if results and renamed is None:
+        raise PtoError(f"Internal error: {PASS}: cannot run '{op.name}' on one lane (its result is not the tensor "
+                       "it writes; please report this)", op=op)
+    then_block, else_block = Block(), Block()
+    guard = scf.IfOp(is_lane0, [r.type for r in results], Region(then_block), Region(else_block) if results else None)
+    guard.location = op.location
+    Rewriter.insert_op(guard, InsertPoint.before(op))
+    for r, g in zip(results, guard.results):
+        g.name_hint = r.name_hint
+        r.replace_all_uses_with(g)
+    op.detach()
+    then_block.add_op(op)
+    for b, yielded in ((then_block, results), (else_block, [renamed])) if results else ((then_block, []),):
+        b.add_op(scf.YieldOp(*yielded))
+        b.last_op.location = op.location  # type: ignore[union-attr]
+    return guard
 
 
 def reject_undeclared_vector_op(op: Operation) -> None:

@@ -193,9 +193,8 @@ def test_a_wait_that_is_never_satisfied_is_reported():
         run_kernel(m, [np.zeros(4, np.int32)])
 
 
-def test_notify_runs_once_when_both_aiv_lanes_run_the_kernel():
-    """A split kernel runs on both AIV lanes; the no-duplicate notify signals from lane 0 only."""
-    text = f"""builtin.module attributes {{pto.target = #pto.target<a2a3>}} {{
+def _two_lane_notify(second: str) -> str:
+    return f"""builtin.module attributes {{pto.target = #pto.target<a2a3>}} {{
   func.func @k(%s: {S} {{pto.out}}, %o: !pto.tensor<2x8xf32> {{pto.out}}) attributes {{pto.kind = #pto.kind<aiv>, pto.split_aiv}} {{
     %p = arith.constant 0 : index
     %lane = pto.get_subblock_idx : index
@@ -206,7 +205,7 @@ def test_notify_runs_once_when_both_aiv_lanes_run_the_kernel():
     %t = pto.full %lf : f32 -> !pto.tile<1x8xf32, vec>
     %o2 = pto.store %t, %o[%lane, 0] : !pto.tile<1x8xf32, vec>, !pto.tensor<2x8xf32>
     pto.notify %s[%lane] to %p : {S}
-    pto.notify %s[2] to %p : {S}
+{second}
     func.return
   }}
   func.func @g(%s: {S} {{pto.out}}, %o: !pto.tensor<2x8xf32> {{pto.out}}) attributes {{pto.kind = #pto.kind<group>}} {{
@@ -215,12 +214,33 @@ def test_notify_runs_once_when_both_aiv_lanes_run_the_kernel():
   }}
 }}
 """
-    module = parse_module(text, "t.mlir")
+
+
+def test_notify_of_both_aiv_lanes_signals_per_lane_and_a_guarded_one_once():
+    """A split kernel runs on both AIV lanes and every real lane's notify signals: one addressed by the lane id
+    signals each lane's element; one under `scf.if` lane 0 (LowerAutoVectorSplit's guard of a whole notify)
+    signals once."""
+    guarded = """    %c0 = arith.constant 0 : index
+    %is_lane0 = arith.cmpi eq, %lane, %c0 : index
+    scf.if %is_lane0 {
+      pto.notify %s[2] to %p : """ + S + """
+    }"""
+    module = parse_module(_two_lane_notify(guarded), "t.mlir")
     verify_module(module)
     buf, out = Buffer(np.zeros(4, np.int32)), Buffer(np.zeros((2, 8), np.float32))
     Machine(module).run("g", [buf, out])
     np.testing.assert_array_equal(out.data, [[1] * 8, [2] * 8])  # both lanes ran
-    np.testing.assert_array_equal(buf.data, [1, 0, 1, 0])  # lane 0 signalled, lane 1 did not
+    np.testing.assert_array_equal(buf.data, [1, 1, 1, 0])  # each lane its element, the guarded one once
+
+
+def test_notify_both_aiv_lanes_run_on_one_element_is_a_duplicated_gm_effect():
+    """The same notify run by both lanes on the same element signals the peer twice (OncePerKernel): reported,
+    located at the notify, whatever the values."""
+    module = parse_module(_two_lane_notify(f"    pto.notify %s[2] to %p : {S}"), "t.mlir")
+    verify_module(module)
+    with pytest.raises(RunError, match=r"t.mlir:12:5: error: duplicated GM effect on %tensor\[2:3\] in Group @g: "
+                       r"this pto.notify signals the peer and runs on @k lane 0 \(AIV\) and on @k lane 1"):
+        Machine(module).run("g", [Buffer(np.zeros(4, np.int32)), Buffer(np.zeros((2, 8), np.float32))])
 
 
 def _mx_module(kind: str) -> str:

@@ -39,7 +39,7 @@ BF, F32 = "bf16", "f32"
 TAIL_KINDS = (
     "unary", "scalar", "binary_self", "binary_load", "reduce", "reshape", "reshape_swap",
     "div", "math", "expand_div", "transpose", "transpose_view", "reinterpret", "ci", "random", "gather_row",
-    "extract", "slice", "set_validshape", "tile_get", "tile_put", "generator",
+    "extract", "slice", "set_validshape", "tile_get", "tile_put", "generator", "gm_once",
 )
 
 # Every feature the strategy can emit (a kernel lists its own in a `// features:` comment; a test reports how
@@ -64,6 +64,7 @@ FEATURES = (
     + list(EXEC_REGION_FEATURES)
     + [f"generator:{g}" for g in ("full", "create", "ci", "f16", "i32", "own_box", "lanes_differ")]
     + [f"generator:through_{t}" for t in ("store", "scalar", "reduce", "if")]
+    + [f"gm_once:{x}" for x in ("atomic", "put", "flat", "row", "self")] + ["region_gm_once"]
 )
 
 
@@ -276,6 +277,7 @@ def _tail_kinds(b: Builder, shape, valid, allow_load: bool) -> list[str]:
         # both write there.
         # generator: listed twice, so that its rarer forms (an scf.if merge, a reduction) are drawn too
         kinds += ["tile_put", "set_validshape", "generator", "generator"] if _static(valid) else ["tile_put"]
+        kinds += ["gm_once"] * 2  # issue 40: drawn twice so that the whole-value forms are frequent
         if full and (b.auto_axis is None or shape[b.auto_axis] % 2 == 0):
             kinds += ["extract", "slice"]  # a window of an AUTO split tile halves its (even) split extent
     return kinds
@@ -509,6 +511,9 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
         elif kind == "generator":
             _generator_tail(draw, b, shape, valid)
             r = v
+        elif kind == "gm_once":
+            _gm_once(draw, b, v, shape, valid)
+            r = v
         elif kind in ("extract", "slice", "set_validshape", "tile_put"):
             # A derived tile stored to a side output; the tail continues with v.
             if kind == "tile_put":
@@ -531,6 +536,37 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
             r = v
         v = r
     return v
+
+
+def _gm_once(draw, b: Builder, v: str, shape, valid) -> None:
+    """A GM effect that must happen once per kernel (an atomic store, a put: `OncePerKernel`) of a value that an
+    AUTO split may keep whole on both AIV lanes (issue 40, class 1), into a side output @main creates (zeros, so
+    a duplicated atomic store shows as twice the value): `flat`, a tile loaded for it alone and flattened to one
+    row (whole under left_right, and under up_down when its row count is odd); `row`, a tile loaded as one row
+    under up_down or one column under left_right (a singleton split axis: never halved); `self`, the tail's value
+    (per lane when split: the control)."""
+    what = draw(st.sampled_from(["atomic", "put"]))
+    src = draw(st.sampled_from(["flat", "row", "self"]))
+    b.features |= {f"gm_once:{what}", f"gm_once:{src}"}
+    if src == "self":
+        w, wshape, wt = v, list(shape), tile(shape, F32, "vec", valid)
+    else:
+        col = b.auto_axis == 1 or (b.auto_axis is None and draw(st.booleans()))
+        lshape = list(shape) if src == "flat" else ([shape[0], 1] if col else [1, shape[1]])
+        c = b.param("in", tensor(lshape, F32))
+        w, wt = load_operand(b, c, lshape, [0, 0], lshape, F32, "vec")
+        wshape = lshape
+        if src == "flat":
+            wshape = [1, shape[0] * shape[1]]
+            f = b.fresh("flat")
+            b.emit(f"{f} = pto.reshape {w} : {wt} -> {tile(wshape, F32, 'vec')}")
+            w, wt = f, tile(wshape, F32, "vec")
+    ot = tensor(wshape, F32)
+    side = b.side_output(ot)
+    if what == "atomic":
+        b.emit(f"{b.fresh('o')} = pto.store {w}, {side}[0, 0] {{atomic = 1 : i64}} : {wt}, {ot}")
+    else:
+        b.emit(f"{b.fresh('o')} = pto.tile_put {w}, {side}[0, 0] to {b.const_index(0)} : {wt}, {ot}")
 
 
 @st.composite
@@ -872,6 +908,16 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
     b.emit(f"pto.yield {o} : {ot}")
     b.indent -= 1
     b.emit("}")
+    if draw(st.integers(0, 3)) == 0:
+        # Outside the region both lanes run the code once the function is split: a GM effect that must happen
+        # once per kernel there (an atomic store of a loaded tile; AivSplitValid keeps other vector ops, puts
+        # included, inside the regions; the epilogue's notify is the other such op) must run on one lane (issue 40).
+        b.features.add("region_gm_once")
+        lshape = [1, n] if draw(st.booleans()) else [m, n]
+        c, lt = b.param("in", tensor(lshape, F32)), tensor(lshape, F32)
+        x, xt = load_operand(b, c, lshape, [0, 0], lshape, F32, "vec")
+        side = b.side_output(lt)
+        b.emit(f"{b.fresh('o')} = pto.store {x}, {side}[0, 0] {{atomic = 1 : i64}} : {xt}, {lt}")
     if draw(st.integers(0, 4)) == 0:
         # The cube reads the region's result back (a load into mat, stored from acc to a side output): not a
         # cross-lane access (the cube is not on the lanes); ExpandMixedKernel fences it after both lanes' writes.

@@ -257,11 +257,27 @@ def _check_pair(ops: list[Operation], a: LaneAccess, b: LaneAccess) -> None:
 def _race(a: LaneAccess, b: LaneAccess, shift_b: dict[SSAValue, int]) -> bool:
     """Whether lane 0's cells of one cross-overlap lane 1's cells of the other (`b` shifted by `shift_b`)."""
     for la, lb in ((0, 1), (1, 0)):
+        if not (_runs_on(a.op, la) and _runs_on(b.op, lb)):
+            continue  # under an `scf.if` on the lane index that this lane skips (e.g. `%is_lane0`)
         if _overlap(_window(a, la, {}), _window(b, lb, shift_b)):
             if a.write and b.write and _same_whole_store(a, b):
                 continue
             return True
     return False
+
+
+def _runs_on(op: Operation, lane: int) -> bool:
+    """False when `op` sits in a branch of an `scf.if` whose condition, evaluated on `lane`, skips it."""
+    child, parent = op, op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, scf.IfOp):
+            c = evaluate(parent.cond, lane)
+            if c is not None and not c.terms:
+                taken = parent.true_region if c.const else parent.false_region
+                if child.parent_region() is not taken:
+                    return False
+        child, parent = parent, parent.parent_op()
+    return True
 
 
 def _same_whole_store(a: LaneAccess, b: LaneAccess) -> bool:

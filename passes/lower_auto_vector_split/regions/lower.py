@@ -29,11 +29,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, SplitAivScopeOp, YieldOp
+from pypto_mlir.dialects.pto_traits import once_per_kernel
 
 from pypto_mlir.dialects.pto_types import FuncFlag, set_flag
 
 from ...common import with_loc
-from ..lowering import SplitLowering
+from ...analysis.split_axis import LaneArith
+from ..lowering import SplitLowering, first_lane_only
 from .rules import (
     check_cross_lane_gm_order,
     check_mixed_explicit_region,
@@ -92,6 +94,7 @@ class _RegionLowering:
             v.name_hint for op in f.walk() for v in (*op.results, *_block_args(op)) if v.name_hint
         }
         self.unlowered_in: dict[SplitAivScopeOp, str] = {}
+        self._outside: LaneArith | None = None
 
     def lower_block(self, block: Block) -> None:
         """Lower the regions of `block` and of the `scf.for` / `scf.if` / `scf.while` bodies in it (reference:
@@ -99,10 +102,23 @@ class _RegionLowering:
         for op in list(block.ops):
             if isinstance(op, SplitAivScopeOp):
                 self.lower_region(op)
+            elif once_per_kernel(op) is not None:
+                first_lane_only(op, self.outside_arith().is_first_lane())
             elif isinstance(op, WALKED):
                 for region in op.regions:
                     for b in region.blocks:
                         self.lower_block(b)
+
+    def outside_arith(self) -> LaneArith:
+        """The lane arithmetic of the code outside the regions, on a `%subblock_idx` of its own at the function's
+        entry (made on first use).  That code runs whole on both lanes once the function is split, so an op in it
+        whose GM effect must happen once per kernel (`OncePerKernel`) runs on lane 0 only."""
+        if self._outside is None:
+            sub = with_loc(GetSubblockIdxOp(), self.f)
+            sub.result.name_hint = self.fresh_name("subblock_idx")
+            Rewriter.insert_op(sub, InsertPoint.at_start(self.f.body.block))
+            self._outside = LaneArith(sub.result, sub)
+        return self._outside
 
     def fresh_name(self, base: str) -> str:
         name, i = base, 0

@@ -20,7 +20,7 @@ from pypto_mlir.dialects.pto_comm_ops import (
     WaitOp,
 )
 
-from .gm import window
+from .gm import record, window
 from .registry import impl_effect, impl_sync
 from .semantics import mixed_values
 from .state import Signal, Wait, WaitKind
@@ -48,6 +48,7 @@ def run_tile_put(machine, op: TilePutOp, args, env, ctx):
     if ctx.replay:
         return [buf]
     idx = window(buf, offs, tile.valid, "tile_put")
+    record(ctx, op, buf, idx, tile.type, write=True, values=tile.valid_view())
     buf.data[idx] = tile.valid_view()
     return [buf]
 
@@ -72,6 +73,8 @@ def run_tensor_copy(machine, op: TensorPutOp | TensorGetOp, args, env, ctx):
     if src.data.shape != dst.data.shape:
         raise InterpError(f"{what} copies {src.data.shape} into {dst.data.shape}")
     if not ctx.replay:
+        whole = tuple(slice(0, n) for n in dst.data.shape)
+        record(ctx, op, dst, whole, None, write=True, values=src.data)
         dst.data[...] = src.data
     return [dst]
 
@@ -86,10 +89,12 @@ def run_notify(machine, op: NotifyOp, args, env, ctx):
     _peer(peer, "notify")
     offs = mixed_values(op.get_static_offsets(), args[2:])
     idx = _signal_index(machine, op, buf, offs)
-    # No-duplicate: one notify per kernel instance.  When both AIV lanes run the same code (a split kernel or
-    # a dual dispatch), only lane 0 signals; lane 1 and a replayed lane skip it.
-    if ctx.replay or (ctx.lane or 0) != 0:
+    # Every real lane that runs a notify signals (a replayed lane does not): a notify both lanes of a split
+    # kernel run is a duplicate, which the race detector reports (`OncePerKernel`); LowerAutoVectorSplit guards
+    # it so one lane signals.
+    if ctx.replay:
         return []
+    record(ctx, op, buf, tuple(slice(i, i + 1) for i in idx), None, write=True, atomic=True)
     buf.data[idx] = buf.data[idx] + op.get_value()
     if ctx.group is not None:
         ctx.group.progress += 1

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from pypto_mlir.dialects import pto_ops as P
+from pypto_mlir.dialects.pto_traits import once_per_kernel
 from pypto_mlir.dialects.pto_types import TileType
 
 from .registry import impl_effect
@@ -28,22 +29,35 @@ def run_create_tensor(machine, op: P.CreateTensorOp, args, env, ctx: Ctx) -> lis
     return [Buffer(np.zeros(shape, dtype=np_dtype(t.element_type)), name=op.result.name_hint or "create_tensor")]
 
 
-def record(ctx: Ctx, op, buf: Buffer, idx: tuple, t: TileType, write: bool, atomic: bool = False, values=None) -> None:
-    """Record a GM access of a core or lane for the race detector.
+def record(
+    ctx: Ctx, op, buf: Buffer, idx: tuple, t: TileType | None, write: bool, atomic: bool = False, values=None
+) -> None:
+    """Record a GM access of a core or lane for the race detector (`t`: the tile moved, None for a tensor copy
+    or a signal, which run on the vector side).
 
     Only accesses inside a run of several cores or lanes are recorded; a replay lane makes none (its tiles have
     no valid cells, its stores are suppressed).  In a split incore kernel or a per-lane region (before
     ExpandMixedKernel) both lanes run the cube ops too, which models one AIC; only vector-tile accesses are
-    per-lane there."""
+    per-lane there.  A write of an op whose effect must happen once per kernel (`once_per_kernel`: an atomic
+    store, a put, a notify) is marked so the detector also reports the same op performed by two lanes."""
     grp = ctx.group
     if grp is None or ctx.replay:
         return
-    if ctx.side is None and t.memory_space.data != "vec":
+    if ctx.side is None and t is not None and t.memory_space.data != "vec":
         return
     box = tuple((i, i + 1) if isinstance(i, int) else (i.start, i.stop) for i in idx)
     if values is not None:
         values = np.array(values, copy=True).reshape(tuple(hi - lo for lo, hi in box))
-    grp.races.access(ctx.thread, ctx.label, buf, buf.name or "tensor", box, write, atomic, op, values)
+    once = once_per_kernel(op) if write else None
+    grp.races.access(ctx.thread, ctx.label, buf, buf.name or "tensor", box, write, atomic, op, values, once)
+
+
+def cube_copy(ctx: Ctx, t: TileType, atomic: bool) -> bool:
+    """Whether this is lane 1's copy of an atomic cube store: in a split incore kernel or a per-lane region
+    (before ExpandMixedKernel) both lanes run the cube ops, which stand for one AIC, so only lane 0's adds (it
+    would otherwise add twice).  A plain cube store is written by both copies: the later one, which has seen
+    more of the lanes' stores, stands for the AIC that ExpandMixedKernel orders after both lanes."""
+    return atomic and ctx.side is None and (ctx.lane or 0) != 0 and t.memory_space.data != "vec"
 
 
 def window(buf: Buffer, offs: list[int], box: tuple[int, ...], what: str) -> tuple:
@@ -85,11 +99,11 @@ def run_load(machine, op: P.LoadOp, args, env, ctx: Ctx) -> list:
 def run_store(machine, op: P.StoreOp, args, env, ctx: Ctx) -> list:
     tile, buf = args[0], args[1]
     offs = mixed_values(op.get_static_offsets(), args[2:])
-    if ctx.replay:
-        return [buf]  # lane 1 of a dual dispatch replays the handshakes only
+    atomic = op.is_atomic
+    if ctx.replay or cube_copy(ctx, tile.type, atomic):
+        return [buf]  # lane 1 of a dual dispatch replays the handshakes only; lane 1's copy of the one AIC
     idx = window(buf, offs, tile.valid, "store")
     region = tile.valid_view()
-    atomic = op.is_atomic
     record(ctx, op, buf, idx, tile.type, write=True, atomic=atomic, values=region)
     if atomic:
         # Atomic store: accumulate into GM (the sum is rounded to the tensor's element type).

@@ -254,8 +254,11 @@ class Machine:
     def check_races(self, grp: GroupRun, label: str) -> None:
         """Report every pair of GM accesses of different cores/lanes that overlap, include a write, and that no
         pipe handshake orders (see `races.py`)."""
+        if not self.detect_races:
+            return
+        self.check_duplicates(grp, label)
         races = grp.races.races
-        if not races or not self.detect_races:
+        if not races:
             return
         notes = []
         for i, r in enumerate(races):
@@ -271,6 +274,22 @@ class Machine:
             f"{r.second.label} and a {first_kind} on {r.first.label} at {loc_str(r.first.op)} touch the same cells "
             f"and no pipe handshake orders them ({len(races)} racing pair(s))",
             op=r.second.op,
+            notes=notes,
+        )
+
+    def check_duplicates(self, grp: GroupRun, label: str) -> None:
+        """Report a GM effect that must happen once per kernel (`OncePerKernel`) performed by two lanes."""
+        dups = grp.races.duplicates
+        if not dups:
+            return
+        d = dups[0]
+        notes = [(location_of(x.second.op), f"also performed on {x.first.label} and {x.second.label}") for x in dups[1:]]
+        raise RunError(
+            f"duplicated GM effect on %{d.buffer}{fmt_box(d.region)} in {label}: this {d.second.op.name} "
+            f"{d.second.once} and runs on {d.first.label} and on {d.second.label} on the same cells, so its effect "
+            f"happens twice; it must happen once per kernel (one lane performs it, or each lane its own part) "
+            f"({len(dups)} duplicated op(s))",
+            op=d.second.op,
             notes=notes,
         )
 

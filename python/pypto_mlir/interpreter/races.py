@@ -13,6 +13,11 @@ of one tensor from different threads race if their boxes overlap, at least one w
 adds, they are not two plain stores of the same values (a store duplicated on both lanes: the cells end the
 same whichever lands last), and neither happens before the other.  Because the clocks follow the handshakes and not the order the
 scheduler happened to run the cores in, every such pair is found whatever the schedule.
+
+Separately, a write whose effect must happen once per kernel (`OncePerKernel`: an atomic store, a put, a
+notify) performed by two threads of one run from the same op on overlapping cells is a *duplicate*, ordered or
+not: both lanes of a split kernel ran it on a value they both hold whole, and the peer (or the accumulation)
+receives it twice, even where the cells end the same.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ class Access:
     atomic: bool
     op: Operation
     values: Any = None  # the values a store wrote (an array of the box's shape), to tell duplicated stores apart
+    once: str | None = None  # the op's effect that must happen once per kernel (`once_per_kernel`), if any
 
 
 @dataclass
@@ -81,6 +87,7 @@ class RaceDetector:
     accesses: dict[int, list[Access]] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
     races: list[Race] = field(default_factory=list)
+    duplicates: list[Race] = field(default_factory=list)
     _seen: set = field(default_factory=set)
 
     def clock(self, thread: Any) -> Clock:
@@ -111,6 +118,7 @@ class RaceDetector:
         atomic: bool,
         op: Operation,
         values: Any = None,
+        once: str | None = None,
     ) -> None:
         if any(lo >= hi for lo, hi in box):
             return  # an empty window touches nothing
@@ -118,7 +126,9 @@ class RaceDetector:
         key = id(buf)
         self.names[key] = name
         log = self.accesses.setdefault(key, [])
-        cur = Access(thread, label, c[thread], box, write, atomic, op, values)
+        cur = Access(thread, label, c[thread], box, write, atomic, op, values, once)
+        if once is not None:
+            self._check_duplicate(log, cur, name)
         for prev in log:
             if prev.thread == thread or not (prev.write or write) or (prev.atomic and atomic):
                 continue
@@ -137,3 +147,17 @@ class RaceDetector:
         # Keep the log short: an earlier access of this thread to the same box with the same kind is subsumed.
         log[:] = [a for a in log if not (a.thread == thread and a.box == box and a.write == write and a.op is op)]
         log.append(cur)
+
+    def _check_duplicate(self, log: list[Access], cur: Access, name: str) -> None:
+        """`cur` (a once-per-kernel write) repeats the same op's write of another thread on overlapping cells."""
+        for prev in log:
+            if prev.op is not cur.op or prev.thread == cur.thread or prev.once is None:
+                continue
+            region = overlap(prev.box, cur.box)
+            if region is None:
+                continue
+            pair = ("dup", prev.op, prev.thread, cur.thread)
+            if pair not in self._seen:
+                self._seen.add(pair)
+                self.duplicates.append(Race(name, prev, cur, region))
+            return
