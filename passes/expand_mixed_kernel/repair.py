@@ -300,7 +300,19 @@ def _removable(op: Operation) -> bool:
     """An unused value-producing op without regions whose declared effects are at most reads (or allocations of
     its own results): the op's effects decide, one rule (xDSL's `is_trivially_dead`). Ops with unknown effects
     (store, tpop, pipe setup, calls, `tile_put` / `tensor_put` / `tensor_get` writing this or a peer device's GM,
-    ...; dialects/pto_ops.py says which) are never removed, whether or not their result is read."""
+    ...; dialects/pto_ops.py says which) are never removed, whether or not their result is read.
+
+    An `scf.if` whose results are all tiles or scalars is removable the same way (its effects are those of its
+    branches, xDSL's recursive effects): a selection whose every consumer was pruned from this side (a vec value
+    chosen after a loop on the AIC) would otherwise keep reading the loop's vec carry, whose init chain may be
+    vector-only (the lane id).  An `scf.if` choosing a GM tensor stays: step 8 may remap a pruned store's result
+    to it (`_pruned_store_dest`)."""
+    if isinstance(op, scf.IfOp):
+        return (
+            bool(op.results)
+            and not any(isinstance(r.type, TensorType) for r in op.results)
+            and is_trivially_dead(op)
+        )
     return bool(op.results) and not op.regions and is_trivially_dead(op)
 
 
@@ -310,13 +322,18 @@ def dce(body: SideBody) -> None:
 
     One pass in reverse post-order reaches the fixed point: an op is visited after every op that can read it
     (those come later in its block, or nested in a later op), so when it is visited each of its users has
-    already been erased if it ever will be; and only ops without regions are erased."""
+    already been erased if it ever will be; the only region op erased is an `scf.if`, whose branches go with it
+    (its nested ops, visited after it, are skipped)."""
+    gone: set[Operation] = set()
     for op in reversed(_post_order(body.func.body.block)):
-        if op.parent is not None and _removable(op):
-            for r in op.results:
+        if op in gone or op.parent is None or not _removable(op):
+            continue
+        for inner in op.walk():
+            gone.add(inner)
+            for r in inner.results:
                 body.undefined.pop(r, None)
-            body.orig_of.pop(op, None)
-            erase_op(op)
+            body.orig_of.pop(inner, None)
+        erase_op(op)
 
 
 # ---------------------------------------------------------------------------------------------------------------
