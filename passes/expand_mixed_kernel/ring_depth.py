@@ -29,7 +29,7 @@ from typing import Protocol
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 
-from pypto_mlir.dialects.pto_ops import INIT_OPS, ReserveBufferOp
+from pypto_mlir.dialects.pto_ops import INIT_OPS, ReserveBufferOp, implicit_slot_num
 from pypto_mlir.dialects.pto_traits import CoreSide, PipePush
 from pypto_mlir.dialects.pto_types import TensorType, memory_capacity
 
@@ -37,7 +37,6 @@ from ..analysis.budget import RING_SPACE, MemoryBudget
 from ..decisions import record
 from .phase import PASS_NAME, half_name
 from .pipe_metadata import DEFAULT_SLOT_NUM, collect_pipe_metadata, pipe_init
-from .verifier import implicit_slot_num
 
 RING_DEPTHS = ("auto", "fixed")
 """The `ring-depth` option: `auto` (choose, this module) or `fixed` (the default depth, as the reference does)."""
