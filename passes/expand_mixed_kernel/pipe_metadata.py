@@ -28,7 +28,6 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
     TPushToAicOp,
     TPushToAivOp,
-    get_int_attr,
 )
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection, PipeFree, PipeTransfer
 from pypto_mlir.dialects.pto_types import TileType, tile_bytes
@@ -97,12 +96,6 @@ def transfer_tile(op: Operation) -> TileType | None:
 def transfer_bytes(op: Operation) -> int | None:
     t = transfer_tile(op)
     return tile_bytes(t) if t is not None else None
-
-
-def pipe_id(op: Operation) -> int:
-    """The frontend pipe an op belongs to (`id`, default 0)."""
-    v = get_int_attr(op, "id")
-    return 0 if v is None else v
 
 
 def is_zero_i32(v: SSAValue) -> bool:
