@@ -28,11 +28,7 @@ from pypto_mlir.dialects.pto_types import TensorType
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(p for folder in ("dialects", "passes", "python", "tools") for p in (ROOT / folder).rglob("*.py"))
 
-EMK = "passes/expand_mixed_kernel/"
-PENDING: dict[str, set[str]] = {
-    "by_name": {EMK + n for n in ("group_abi.py",)},
-    "abi": {EMK + "group_abi.py"},
-}
+PENDING: dict[str, set[str]] = {}
 
 FIELDS = "slot_num|local_slot_num|slot_size|dir_mask|id|split|lane_stride|size|name|base|atomic|peer_func"
 BY_NAME = re.compile(rf"\bget_int_attr\(|\.attributes(\[|\.get\(|\.pop\()\s*[\"']({FIELDS})[\"']")
