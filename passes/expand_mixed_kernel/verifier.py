@@ -37,13 +37,10 @@ from xdsl.traits import IsTerminator
 from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_ops import (
     INIT_OPS,
+    TFREE_FOR_TPOP,
     TRANSFER_OPS,
     ImportPeerBufferOp,
     ReserveBufferOp,
-    TFreeToAicOp,
-    TFreeToAivOp,
-    TPopFromAicOp,
-    TPopFromAivOp,
 )
 from pypto_mlir.dialects.pto_traits import CoreSide, CubeAffinity, PipeDirection, VectorAffinity
 from pypto_mlir.dialects.pto_types import target_of
@@ -63,8 +60,6 @@ from ..analysis.hazards import check_split_pair, param_aliases
 from ..analysis.slots import TFREE_OPS, TPOP_OPS, block_chains, live_escapes
 from ..analysis.traits import op_has_trait
 from .tfree import check_local_depth
-
-TFREE_FOR_TPOP = {TPopFromAicOp: TFreeToAicOp, TPopFromAivOp: TFreeToAivOp}
 
 
 def _fname(f: func.FuncOp) -> str:
