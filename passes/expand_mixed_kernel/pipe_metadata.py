@@ -15,7 +15,6 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from pypto_mlir.dialects.pto_ops import (
-    INIT_OPS,
     SETUP_OPS,
     TRANSFER_OPS,
     AicInitializePipeOp,
@@ -128,11 +127,6 @@ class PipeMetadata:
 
     def sizes(self) -> list[int | None]:
         return [transfer_bytes(op) for op in self.transfers]
-
-
-def pipe_init(f: func.FuncOp) -> Operation | None:
-    """The `*_initialize_pipe` of `f` (its first, when a hand-written kernel has several), or None."""
-    return next((op for op in collect_pipe_metadata(f).setup if isinstance(op, INIT_OPS)), None)
 
 
 @cache
