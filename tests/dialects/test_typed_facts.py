@@ -4,9 +4,8 @@ accessor (`init.depth`, `op.split_code`), never by its name; the argument and ca
 the names of an expanded kernel's halves come from `CoreSide.half_name`; the implicit ring depth, the ring's
 memory space and the tpop -> tfree pairing have one home each.
 
-`PENDING` lists the files of passes/expand_mixed_kernel/ that still read op attributes by name or spell ABI
-names after the phase split (house-emk; docs/not-yet-done.md says what is left): each entry fails the test once
-its file is clean, so the list can only shrink."""
+`PENDING` lists, per rule, files allowed to break it for now (empty since passes/expand_mixed_kernel/ was
+cleaned, issue 41): an entry fails the test once its file is clean, so the list can only shrink."""
 
 from __future__ import annotations
 
