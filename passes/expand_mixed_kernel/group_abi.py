@@ -50,7 +50,8 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.diagnostics import PtoError
-from pypto_mlir.dialects.pto_ops import CreateTensorOp, ImportPeerBufferOp, StoreOp, get_int_attr
+from pypto_mlir.dialects.pto_abi import CallAttr, param_direction
+from pypto_mlir.dialects.pto_ops import CreateTensorOp, ImportPeerBufferOp, StoreOp
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeFree, PipeTransfer
 from pypto_mlir.dialects.pto_types import FuncFlag, TensorType, has_flag, set_flag
 from pypto_mlir.dialects.pto_view_ops import TensorCastOp
@@ -59,7 +60,6 @@ from ..common import FunctionKind, kind_of, split_mode, with_loc
 from ..analysis.lineage import output_binding
 
 PASS_NAME = "ExpandMixedKernel"
-NO_DEP = "pto.no_dep"
 
 
 def _members(g: func.FuncOp, funcs: dict[str, func.FuncOp]) -> tuple[func.CallOp, func.CallOp] | None:
@@ -86,7 +86,7 @@ def needs_inferred_dual_dispatch(f: func.FuncOp, target: str) -> bool:
     transfers = [op for op in f.walk() if op.has_trait(PipeTransfer)]
     if not transfers:
         return False
-    return all(op.has_trait(PipeFree) or (get_int_attr(op, "split") or 0) == 0 for op in transfers)
+    return all(op.has_trait(PipeFree) or op.split_code == 0 for op in transfers)
 
 
 def _forwards_all(call: func.CallOp, g: func.FuncOp, callee: func.FuncOp) -> bool:
@@ -136,13 +136,6 @@ def _resolve(g: func.FuncOp, v: SSAValue, funcs: dict[str, func.FuncOp], depth: 
 
 
 _DIRECTION_RANK = {"in": 0, "out": 1, "inout": 2}
-
-
-def _direction_of(f: func.FuncOp, index: int) -> str:
-    if f.arg_attrs is None:
-        return "in"
-    d = f.arg_attrs.data[index].data
-    return "inout" if "pto.inout" in d else "out" if "pto.out" in d else "in"
 
 
 def _direction_attrs(direction: str) -> DictionaryAttr:
@@ -218,7 +211,7 @@ def _promote_allocations(
         direction = "in"
         for row, callee in zip(resolved, callees):
             for i, r in enumerate(row):
-                d = _direction_of(callee, i)
+                d = param_direction(callee, i)
                 if r is alloc and _DIRECTION_RANK[d] > _DIRECTION_RANK[direction]:
                     direction = d
         if direction == "in":
@@ -349,11 +342,11 @@ def _rewrite_call(
         if k in ("callee", "arg_directions"):
             continue
         new.attributes[k] = v
-    no_dep = call.attributes.get(NO_DEP)
+    no_dep = call.attributes.get(CallAttr.NO_DEP.value)
     if isinstance(no_dep, DenseArrayBase):  # the verifier checked: distinct indices of the call's arguments
         # An omitted output (a buffer the Group allocated, now a new Group parameter) maps to that parameter.
         mapped = sorted({canon[i] for i in no_dep.get_values()})
-        new.attributes[NO_DEP] = DenseArrayBase.from_list(i64, mapped)
+        new.attributes[CallAttr.NO_DEP.value] = DenseArrayBase.from_list(i64, mapped)
     Rewriter.insert_op(new, InsertPoint.before(call))
     for old_r, new_r in zip(call.results, new.results):
         if old_r.name_hint:
@@ -449,7 +442,7 @@ def normalize_group_abi(module: ModuleOp, target: str, existing: set[str] | None
                     if isinstance(op, ImportPeerBufferOp):
                         peer = op.peer_func.root_reference.data
                         if peer in renames:
-                            op.attributes["peer_func"] = SymbolRefAttr(renames[peer])
+                            op.peer_func = SymbolRefAttr(renames[peer])
             new_funcs.append(new)
         if dual:
             set_flag(new_funcs[1], FuncFlag.DUAL_AIV_DISPATCH)

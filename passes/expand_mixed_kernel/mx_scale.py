@@ -41,7 +41,6 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
     TPushToAicOp,
     TransposeViewOp,
-    get_int_attr,
 )
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape, tile_bytes, transpose_view_type
@@ -60,7 +59,6 @@ from ..analysis.mx_scale import (
 )
 from ..common import FunctionKind, kind_of, with_loc
 from .boundaries import _BoundaryPattern, _named
-from .pipe_metadata import pipe_id
 from .split import SideBody
 
 PASS = "ExpandMixedKernel"
@@ -234,7 +232,7 @@ class _ManualPipe:
         fname = f"@{aiv.sym_name.data}"
         fix_init = f"initialize V2C pipe {pid} once with pto.aiv_initialize_pipe {{id = {pid}}}"
         self.init = _one(
-            [o for o in aiv.walk() if isinstance(o, AivInitializePipeOp) and pipe_id(o) == pid],
+            [o for o in aiv.walk() if isinstance(o, AivInitializePipeOp) and o.pipe_id == pid],
             f"pto.aiv_initialize_pipe of V2C pipe {pid}", fname, fix_init, push,
         )
         imp = self.init.operands[1].owner
@@ -263,7 +261,7 @@ class _ManualPipe:
             f"reserve the V2C ring '{name}' in @{peer_name}", push,
         )
         peer_init = _one(
-            [o for o in peer.walk() if isinstance(o, AicInitializePipeOp) and pipe_id(o) == pid],
+            [o for o in peer.walk() if isinstance(o, AicInitializePipeOp) and o.pipe_id == pid],
             f"pto.aic_initialize_pipe of V2C pipe {pid} in its peer", f"@{peer_name}",
             f"initialize V2C pipe {pid} in @{peer_name} with pto.aic_initialize_pipe {{id = {pid}}}", push,
         )
@@ -274,8 +272,8 @@ class _ManualPipe:
                 f"as its V2C buffer",
                 op=push,
             )
-        self.pushes = [o for o in aiv.walk() if isinstance(o, TPushToAicOp) and pipe_id(o) == pid]
-        self.pops = [o for o in peer.walk() if isinstance(o, TPopFromAivOp) and pipe_id(o) == pid]
+        self.pushes = [o for o in aiv.walk() if isinstance(o, TPushToAicOp) and o.pipe_id == pid]
+        self.pops = [o for o in peer.walk() if isinstance(o, TPopFromAivOp) and o.pipe_id == pid]
         if len(self.pushes) != len(self.pops):
             raise PtoError(
                 f"{PASS}: V2C pipe {pid} has {len(self.pushes)} pto.tpush_to_aic in {fname} but "
@@ -285,7 +283,7 @@ class _ManualPipe:
             )
         self.peer_name = peer_name
         self.pid = pid
-        self.slot_size = get_int_attr(self.init, "slot_size") or 0
+        self.slot_size = self.init.slot_bytes
 
     def pop_of(self, push: TPushToAicOp) -> TPopFromAivOp:
         return self.pops[self.pushes.index(push)]
@@ -382,7 +380,7 @@ def adapt_manual_mx_pushes(module: ModuleOp) -> None:
             t = push.tile.type
             if not isinstance(t, TileType) or not is_e8m0(t):
                 continue
-            pid = pipe_id(push)
+            pid = push.pipe_id
             if pid not in pipes:
                 pipes[pid] = _ManualPipe(f, pid, funcs, push)
             _adapt_manual_mx_push(push, pipes[pid])

@@ -15,7 +15,6 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from pypto_mlir.dialects.pto_ops import (
-    INIT_OPS,
     SETUP_OPS,
     TRANSFER_OPS,
     AicInitializePipeOp,
@@ -28,7 +27,6 @@ from pypto_mlir.dialects.pto_ops import (
     TPopFromAivOp,
     TPushToAicOp,
     TPushToAivOp,
-    get_int_attr,
 )
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection, PipeFree, PipeTransfer
 from pypto_mlir.dialects.pto_types import TileType, tile_bytes
@@ -99,12 +97,6 @@ def transfer_bytes(op: Operation) -> int | None:
     return tile_bytes(t) if t is not None else None
 
 
-def pipe_id(op: Operation) -> int:
-    """The frontend pipe an op belongs to (`id`, default 0)."""
-    v = get_int_attr(op, "id")
-    return 0 if v is None else v
-
-
 def is_zero_i32(v: SSAValue) -> bool:
     """An `arith.constant 0 : i32` (the placeholder of an inactive pipe direction)."""
     owner = v.owner
@@ -135,11 +127,6 @@ class PipeMetadata:
 
     def sizes(self) -> list[int | None]:
         return [transfer_bytes(op) for op in self.transfers]
-
-
-def pipe_init(f: func.FuncOp) -> Operation | None:
-    """The `*_initialize_pipe` of `f` (its first, when a hand-written kernel has several), or None."""
-    return next((op for op in collect_pipe_metadata(f).setup if isinstance(op, INIT_OPS)), None)
 
 
 @cache

@@ -29,15 +29,14 @@ from typing import Protocol
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 
-from pypto_mlir.dialects.pto_ops import INIT_OPS, ReserveBufferOp
+from pypto_mlir.dialects.pto_ops import INIT_OPS, ReserveBufferOp, implicit_slot_num, pipe_init_of
 from pypto_mlir.dialects.pto_traits import CoreSide, PipePush
 from pypto_mlir.dialects.pto_types import TensorType, memory_capacity
 
 from ..analysis.budget import RING_SPACE, MemoryBudget
 from ..decisions import record
 from .phase import PASS_NAME, half_name
-from .pipe_metadata import DEFAULT_SLOT_NUM, collect_pipe_metadata, pipe_init
-from .verifier import implicit_slot_num
+from .pipe_metadata import DEFAULT_SLOT_NUM, collect_pipe_metadata
 
 RING_DEPTHS = ("auto", "fixed")
 """The `ring-depth` option: `auto` (choose, this module) or `fixed` (the default depth, as the reference does)."""
@@ -102,7 +101,7 @@ def _most_pushes(f: func.FuncOp) -> int | None:
 def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[int]:
     """The depths to try for an expanded pair: the default up to PTOAS's implicit depth for the pipe's
     directions, each deeper one only if both cores hold the ring beside their live tiles."""
-    init = pipe_init(aic)
+    init = pipe_init_of(aic)
     assert isinstance(init, INIT_OPS)
     slot = init.slot_size.value.data
     limit = implicit_slot_num(init.dir_mask.value.data)
@@ -123,7 +122,7 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
         group = funcs.get(name)
         if aic is None or aiv is None:
             continue
-        if pipe_init(aic) is None or pipe_init(aiv) is None:
+        if pipe_init_of(aic) is None or pipe_init_of(aiv) is None:
             continue  # no pipe: nothing to choose
         default = DEFAULT_SLOT_NUM
         counts = (_most_pushes(aic), _most_pushes(aiv))

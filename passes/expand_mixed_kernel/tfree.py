@@ -30,7 +30,8 @@ from xdsl.dialects import func
 from xdsl.ir import Block, Operation
 from xdsl.traits import IsTerminator
 
-from pypto_mlir.dialects.pto_ops import MoveOp, get_int_attr
+from pypto_mlir.dialects.pto_op_base import int_value
+from pypto_mlir.dialects.pto_ops import MoveOp
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 
 from ..analysis.slots import block_chains, check_slot_depth, live_escapes, pops_reached, shares_slot
@@ -101,7 +102,7 @@ def _finalize_block(block: Block, s: Side) -> None:
             keep.detach()
             free = keep
         else:
-            tid = get_int_attr(ch.pop, "id")
+            tid = int_value(ch.pop.id)  # None when the tpop states no id (the tfree then states none)
             free = with_loc(s.tfree(ch.pop.results[0], id=tid), ch.pop)
         after.setdefault(slot, []).append(free)
 

@@ -37,14 +37,10 @@ from xdsl.traits import IsTerminator
 from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_ops import (
     INIT_OPS,
+    TFREE_FOR_TPOP,
     TRANSFER_OPS,
     ImportPeerBufferOp,
     ReserveBufferOp,
-    TFreeToAicOp,
-    TFreeToAivOp,
-    TPopFromAicOp,
-    TPopFromAivOp,
-    get_int_attr,
 )
 from pypto_mlir.dialects.pto_traits import CoreSide, CubeAffinity, PipeDirection, VectorAffinity
 from pypto_mlir.dialects.pto_types import target_of
@@ -57,7 +53,6 @@ from .pipe_metadata import (
     direction_of,
     is_zero_i32,
     nested_blocks,
-    pipe_id,
     side_of,
     transfer_bytes,
 )
@@ -65,8 +60,6 @@ from ..analysis.hazards import check_split_pair, param_aliases
 from ..analysis.slots import TFREE_OPS, TPOP_OPS, block_chains, live_escapes
 from ..analysis.traits import op_has_trait
 from .tfree import check_local_depth
-
-TFREE_FOR_TPOP = {TPopFromAicOp: TFreeToAicOp, TPopFromAivOp: TFreeToAivOp}
 
 
 def _fname(f: func.FuncOp) -> str:
@@ -76,24 +69,6 @@ def _fname(f: func.FuncOp) -> str:
 def _where(op: Operation) -> str:
     loc = location_of(op)
     return f" at {loc.line}:{loc.col}" if loc is not None else ""
-
-
-def implicit_slot_num(dir_mask: int | None) -> int:
-    """The depth PTOAS derives for a pipe that states no slot_num: 4 for both directions, 8 for one."""
-    return 4 if dir_mask == 3 else 8
-
-
-def effective_slot_num(init: Operation) -> int:
-    """`slot_num`, else the depth PTOAS derives from the dir_mask (`implicit_slot_num`)."""
-    sn = get_int_attr(init, "slot_num")
-    if sn is not None:
-        return sn
-    return implicit_slot_num(get_int_attr(init, "dir_mask"))
-
-
-def consumer_depth(init: Operation) -> int:
-    lsn = get_int_attr(init, "local_slot_num")
-    return lsn if lsn is not None else effective_slot_num(init)
 
 
 def verify_mixed_kernel_expanded(module: ModuleOp) -> None:
@@ -200,7 +175,7 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
         need = 0
         short: Operation | None = None  # the first initializer whose directions the buffers no longer cover
         for init in inits:
-            mask = get_int_attr(init, "dir_mask") or 0
+            mask = init.directions
             need += sum(1 for d in PipeDirection if s.buffer_op(d) is cls and mask & d.bit)
             if short is None and need > len(have):
                 short = init
@@ -225,11 +200,11 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
     for block in f.body.blocks:
         _check_block_frees(f, s, block)
     for init in inits:
-        lsn = get_int_attr(init, "local_slot_num")
+        lsn = init.local_depth
         if lsn is not None:
             check_local_depth(f, s.core, lsn, f"local_slot_num = {lsn} on its '{init.name}'")
         else:
-            eff = effective_slot_num(init)
+            eff = init.depth
             check_local_depth(f, s.core, eff, f"slot_num = {eff} on its '{init.name}'", ring=True)
 
     # 7. peers
@@ -241,15 +216,15 @@ def _check_kernel(f: func.FuncOp, s: Side, target: str | None, funcs: dict[str, 
 
 
 def _check_init(f: func.FuncOp, s: Side, init: Operation, target: str | None) -> None:
-    mask = get_int_attr(init, "dir_mask") or 0
-    lsn = get_int_attr(init, "local_slot_num")
+    mask = init.directions
+    lsn = init.local_depth
     if lsn is not None:
         if target == "a5":
             raise PtoError(
                 f"'{init.name}' sets local_slot_num, which a5 does not support (even equal to slot_num); remove it",
                 op=init,
             )
-        eff = effective_slot_num(init)
+        eff = init.depth
         if lsn > eff:
             raise PtoError(
                 f"'{init.name}' local_slot_num {lsn} exceeds the effective slot_num {eff}", op=init
@@ -302,8 +277,8 @@ def _check_transfers(f: func.FuncOp, s: Side, transfers: list[Operation]) -> Non
     for op in transfers:
         d = direction_of(op)
         assert d is not None
-        pid = pipe_id(op)
-        init = next((i for i in inits if pipe_id(i) == pid), None)
+        pid = op.pipe_id
+        init = next((i for i in inits if i.pipe_id == pid), None)
         if init is None:
             raise PtoError(
                 f"{s.upper} function '{name}' uses pipe id {pid} but no '{s.init.name}' with id {pid} comes before it",
@@ -314,14 +289,14 @@ def _check_transfers(f: func.FuncOp, s: Side, transfers: list[Operation]) -> Non
                 f"{s.upper} function '{name}' uses {d.tag} cross-core ops but has no '{s.buffer_op(d).name}' before them",
                 op=op,
             )
-        mask = get_int_attr(init, "dir_mask") or 0
+        mask = init.directions
         if not mask & d.bit:
             raise PtoError(
                 f"{s.upper} function '{name}' uses {d.tag} cross-core ops but its '{init.name}'"
                 f"{_where(init)} has dir_mask {mask}, which does not enable {d.tag}",
                 op=op,
             )
-        size, slot = transfer_bytes(op), get_int_attr(init, "slot_size") or 0
+        size, slot = transfer_bytes(op), init.slot_bytes
         if size is not None and size > slot:
             raise PtoError(
                 f"'{op.name}' moves a tile of {size} bytes, which does not fit the pipe's slot_size {slot} "
@@ -411,6 +386,15 @@ def _init_using(buf: SSAValue) -> Operation | None:
     return next((u.operation for u in buf.uses if isinstance(u.operation, INIT_OPS)), None)
 
 
+_INIT_FIELDS = ("dir_mask", "slot_size", "slot_num", "local_slot_num")
+"""The attributes both sides of a pipe must state alike, in the order `_init_facts` reads them."""
+
+
+def _init_facts(init: Operation) -> tuple[int | None, ...]:
+    """The values of `_INIT_FIELDS` on `init` (None for an unset `slot_num` / `local_slot_num`)."""
+    return (init.directions, init.slot_bytes, init.explicit_depth, init.local_depth)  # type: ignore[attr-defined]
+
+
 def _check_import(f: func.FuncOp, s: Side, op: ImportPeerBufferOp, funcs: dict[str, func.FuncOp]) -> None:
     peer_name = op.peer_func.root_reference.data
     buf = op.buffer_name.data
@@ -426,8 +410,7 @@ def _check_import(f: func.FuncOp, s: Side, op: ImportPeerBufferOp, funcs: dict[s
     mine, theirs = _init_using(op.results[0]), _init_using(reserves[0].results[0])
     if mine is None or theirs is None:
         return
-    for key in ("dir_mask", "slot_size", "slot_num", "local_slot_num"):
-        a, b = get_int_attr(mine, key), get_int_attr(theirs, key)
+    for key, a, b in zip(_INIT_FIELDS, _init_facts(mine), _init_facts(theirs)):
         if a != b:
             raise PtoError(
                 f"'{mine.name}' disagrees with its peer '{theirs.name}' in @{peer_name} on {key} "
@@ -441,9 +424,9 @@ def _check_reserve_size(f: func.FuncOp, op: ReserveBufferOp) -> None:
     init = _init_using(op.results[0])
     if init is None:
         return
-    slot = get_int_attr(init, "slot_size") or 0
-    depth = consumer_depth(init)
-    size = get_int_attr(op, "size") or 0
+    slot = init.slot_bytes
+    depth = init.consumer_depth
+    size = op.ring_bytes
     if size < slot * depth:
         raise PtoError(
             f"'{op.name}' '{op.buffer_name.data}' holds {size} bytes, but its pipe needs slot_size x depth = "

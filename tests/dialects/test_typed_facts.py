@@ -4,9 +4,8 @@ accessor (`init.depth`, `op.split_code`), never by its name; the argument and ca
 the names of an expanded kernel's halves come from `CoreSide.half_name`; the implicit ring depth, the ring's
 memory space and the tpop -> tfree pairing have one home each.
 
-`PENDING` lists the files of passes/expand_mixed_kernel/ that still read op attributes by name or spell ABI
-names after the phase split (house-emk; docs/not-yet-done.md says what is left): each entry fails the test once
-its file is clean, so the list can only shrink."""
+`PENDING` lists, per rule, files allowed to break it for now (empty since passes/expand_mixed_kernel/ was
+cleaned, issue 41): an entry fails the test once its file is clean, so the list can only shrink."""
 
 from __future__ import annotations
 
@@ -28,11 +27,7 @@ from pypto_mlir.dialects.pto_types import TensorType
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(p for folder in ("dialects", "passes", "python", "tools") for p in (ROOT / folder).rglob("*.py"))
 
-EMK = "passes/expand_mixed_kernel/"
-PENDING: dict[str, set[str]] = {
-    "by_name": {EMK + n for n in ("group_abi.py", "mx_scale.py", "pipe_metadata.py", "tfree.py", "verifier.py")},
-    "abi": {EMK + "group_abi.py"},
-}
+PENDING: dict[str, set[str]] = {}
 
 FIELDS = "slot_num|local_slot_num|slot_size|dir_mask|id|split|lane_stride|size|name|base|atomic|peer_func"
 BY_NAME = re.compile(rf"\bget_int_attr\(|\.attributes(\[|\.get\(|\.pop\()\s*[\"']({FIELDS})[\"']")
