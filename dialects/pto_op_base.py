@@ -32,16 +32,6 @@ def int_value(attr: IntegerAttr | None) -> int | None:
     return None if attr is None else attr.value.data
 
 
-def get_int_attr(op: Operation, name: str) -> int | None:
-    """An integer attribute read by its name: left only for passes/expand_mixed_kernel/ until the house-emk merge
-    moves it to the accessors (`tests/dialects/test_typed_facts.py`, PENDING); everything else uses `int_value` on
-    an op's IRDL field or the op's own accessors."""
-    attr = op.attributes.get(name)
-    if isinstance(attr, IntegerAttr):
-        return attr.value.data
-    return None
-
-
 def _dense(values: Sequence[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
 

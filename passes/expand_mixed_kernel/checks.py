@@ -16,7 +16,7 @@ from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
 from pypto_mlir.dialects.pto_traits import CoreSide
 from pypto_mlir.dialects.pto_types import FuncFlag, has_flag
 
-from ..analysis.lanes import DATA_PARALLEL_MODES
+from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES
 from ..analysis.transpose_hazard import check_kernel_transpose_hazard
 from ..common import FunctionKind, inline_execute_regions, kind_of, split_mode
 from .deferred_waiters import audit_deferred_waiters

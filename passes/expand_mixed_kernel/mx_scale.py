@@ -45,7 +45,7 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape, tile_bytes, transpose_view_type
 
-from ..analysis.lanes import SPLIT_CODE_NAMES, SPLIT_NONE, SPLIT_UP_DOWN, split_dim_of_code
+from pypto_mlir.dialects.pto_lanes import SPLIT_CODE_NAMES, SPLIT_NONE, SPLIT_UP_DOWN, split_dim_of_code
 from ..analysis.mx_scale import (
     GROUP_AXIS,
     carrier_type,

@@ -79,7 +79,7 @@ class GeneratorHalving(_SplitPattern):
         extent the result is retyped to the lane's type; otherwise the type cannot state it (the verifier rejects
         a `?` valid extent of a generator), so the generator makes the lane's box, fully valid on `d`, and a
         `pto.set_validshape` right after it narrows it to the lane's extent `clamp(V - sub*S, 0, S)`
-        (`LaneArith.lane_valid`, the formula of `passes/analysis/lanes.py`)."""
+        (`LaneArith.lane_valid`, the formula of `dialects/pto_lanes.py`)."""
         lw = self.lw
         shape = t.get_shape()
         if halved_tile_type(t, d, lw.lane_stride).get_valid()[d] != DYNAMIC:
