@@ -57,7 +57,8 @@ def test_a_lane_with_more_work_before_the_barrier_delays_the_other():
     text = input_text("lane_reduce_region.a2a3.mlir").replace(
         "      pto.lane_barrier\n",
         "      %z = arith.constant 0 : index\n      %is0 = arith.cmpi eq, %lane, %z : index\n"
-        "      scf.if %is0 {\n        %early = pto.store %h, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>\n"
+        "      scf.if %is0 {\n"
+        "        %early = pto.store %h, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>\n"
         "      }\n"
         "      pto.lane_barrier\n",
     )

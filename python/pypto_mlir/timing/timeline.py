@@ -16,8 +16,8 @@ The schedule: every core has a clock, starting at 0; an op starts when its core 
   * a `lane_barrier` (the k-th of its lane): when every lane that reaches a k-th barrier has arrived at it (its
     core was free), so the lane that arrives first waits for the other;
 and ends `cycles` later.  Anything else (a GM access, a vector op, a matmul) only waits for its core.  Comm
-signals between Groups and the lane rendezvous (`aic_gather`) of unexpanded kernels are not modelled.  The cycles are modelled
-cycles, not hardware time (see `costs.py`).
+signals between Groups and the lane rendezvous (`aic_gather`) of unexpanded kernels are not modelled.  The cycles
+are modelled cycles, not hardware time (see `costs.py`).
 """
 
 from __future__ import annotations
