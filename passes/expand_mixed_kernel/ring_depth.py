@@ -113,9 +113,11 @@ def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[in
     return [d for d in range(DEFAULT_SLOT_NUM, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
 
 
-def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model: RingCostModel | None) -> None:
+def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model: RingCostModel | None) -> dict[str, int | None]:
     """Choose the depth of each kernel of `kernels` (expanded names `@<f>`, which set no depth) in `module`,
-    timing with `model`."""
+    timing with `model`; the modelled makespan at the kept depth of each kernel timed (the skew choice's
+    baseline)."""
+    kept: dict[str, int | None] = {}
     funcs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, func.FuncOp)}
     for name in kernels:
         aic, aiv = funcs.get(half_name(name, CoreSide.AIC)), funcs.get(half_name(name, CoreSide.AIV))
@@ -152,6 +154,7 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
             record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False, reason=timed)
             continue
         depth = pick_depth(timed, default)
+        kept[name] = timed.get(depth)
         if depth != default:
             _set_depth(aic, depth)
             _set_depth(aiv, depth)
@@ -162,6 +165,7 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
             reason = "deeper rings do not shorten the modelled makespan"
         record(PASS_NAME, name, "ring_depth", slot_num=depth, chosen=True,
                makespans={str(d): m for d, m in timed.items()}, candidates=candidates, reason=reason)
+    return kept
 
 
 def pick_depth(makespans: dict[int, int | None], default: int = DEFAULT_SLOT_NUM) -> int:
