@@ -24,6 +24,7 @@ report, not the compiler's).  Every outcome is a "ring_depth" entry of the decis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from xdsl.dialects import func, scf
@@ -71,7 +72,8 @@ def _ring_room(f: func.FuncOp, side: CoreSide, target: str) -> tuple[int | None,
     return capacity - ((peak.bytes if peak is not None else 0) - rings), len(budget.rings)
 
 
-def _set_depth(f: func.FuncOp, depth: int) -> None:
+def set_ring_depth(f: func.FuncOp, depth: int) -> None:
+    """Give the pipe of `f` `depth` slots: its initializer's `slot_num` and the size of its reserves."""
     setup = collect_pipe_metadata(f).setup
     init = next(op for op in setup if isinstance(op, INIT_OPS))
     reserves = [op for op in setup if isinstance(op, ReserveBufferOp)]
@@ -103,14 +105,23 @@ def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[in
     directions, each deeper one only if both cores hold the ring beside their live tiles."""
     init = pipe_init_of(aic)
     assert isinstance(init, INIT_OPS)
-    slot = init.slot_size.value.data
     limit = implicit_slot_num(init.dir_mask.value.data)
+    fits = depth_fits(aic, aiv, target)
+    return [d for d in range(DEFAULT_SLOT_NUM, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
+
+
+def depth_fits(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> Callable[[int], bool]:
+    """Whether both cores of an expanded pair hold its ring at a depth beside their live tiles (the memory budget:
+    `MemoryBudget`), as a test of the depth."""
+    init = pipe_init_of(aic)
+    assert isinstance(init, INIT_OPS)
+    slot = init.slot_size.value.data
     rooms = [_ring_room(aic, CoreSide.AIC, target), _ring_room(aiv, CoreSide.AIV, target)]
 
     def fits(d: int) -> bool:
         return all(room is None or rings == 0 or slot * d * rings <= room for room, rings in rooms)
 
-    return [d for d in range(DEFAULT_SLOT_NUM, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
+    return fits
 
 
 def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model: RingCostModel | None) -> dict[str, int | None]:
@@ -156,8 +167,8 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
         depth = pick_depth(timed, default)
         kept[name] = timed.get(depth)
         if depth != default:
-            _set_depth(aic, depth)
-            _set_depth(aiv, depth)
+            set_ring_depth(aic, depth)
+            set_ring_depth(aiv, depth)
             reason = "the shallowest depth with the best modelled makespan"
         elif len(candidates) == 1:
             reason = "no deeper ring fits the memory budget"
