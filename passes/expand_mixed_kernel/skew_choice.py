@@ -10,16 +10,18 @@ interpreter.  It is handed both, as the ring-depth choice is handed its cost mod
   and rewrites one site of a module at a distance D;
 - the `RingCostModel` of the ring-depth choice times each variant: a skewed kernel is just another module, and
   `makespans(module, group, depths)` answers for it at every depth of the list from one recorded run.  The variant
-  is recorded at the deepest depth tried (a skew by D needs at least its `min_depth` slots to run at all).
+  is recorded at the deepest depth tried (a skew by D needs at least the `min_depths` the rewrite reports to run at all).
 
 For each kernel (a pair `expand-mixed-kernel` made in this run, with a Group of its own and no scalar
-parameter: the cases the ring depth choice times), for each of its sites and each D = 2, 3, ... while the site's
-trip count is at least 2D and D stays within `MAX_DISTANCE`: the rewrite runs on a copy of the module; the depths
+parameter: the cases the ring depth choice times), for each of its sites and each D = 1, 2, ... while the site's
+trip count is at least 2D and D stays within `MAX_DISTANCE` (D = 1 is a skew too: the producer one iteration
+ahead; "no skew" is the kernel as it is): the rewrite runs on a copy of the module; the depths
 tried are the ring-depth choice's candidates (`candidate_depths`, on the skewed copy: its live tiles may grow)
 from the skew's minimum depth on -- only the kernel's own depth when its source sets `pto.slot_num` or
 `pto.local_slot_num`, or under `ring-depth=fixed`; a variant whose halves do not fit their memories at a depth is
-not timed there.  The best variant (least makespan; then the smaller D, then the shallower depth) is applied to
-the module when it is strictly faster than the kernel unskewed at the depth the ring-depth choice kept.  One loop
+not timed there.  The variant kept is the one of least D, then shallowest depth, among those within `MARGIN`
+(1 %) of the fastest; it is applied to the module when it is more than `MARGIN` faster than the kernel unskewed
+at the depth the ring-depth choice kept.  One loop
 per kernel is skewed (docs/not-yet-done.md).  Every outcome is a "skew" entry of the decision log.
 """
 
@@ -39,6 +41,7 @@ from pypto_mlir.dialects.pto_traits import CoreSide, PipePop, PipePush
 from pypto_mlir.dialects.pto_types import MEMORY_SPACES, FuncInt, TensorType, int_attr_of, memory_capacity
 
 from ..analysis.budget import MemoryBudget
+from ..analysis.hazards import gm_accesses, param_aliases
 from ..decisions import op_ref, record
 from .phase import PASS_NAME, half_name
 from .ring_depth import RingCostModel, candidate_depths, set_ring_depth
@@ -51,25 +54,37 @@ MAX_DISTANCE = 4
 holds D iterations' tiles in flight, which the implicit depths (8 / 4) bound anyway."""
 
 
-class SkewSite(Protocol):
-    """A loop the skew rewrite can skew (the skew pass's `SkewSite`): what the choice reads of it."""
+MARGIN = 0.01
+"""Makespans within 1 % of each other count as equal: the least D (then the shallowest depth) among the variants
+within it of the fastest is kept -- a further iteration ahead or a deeper ring for a few modelled cycles of
+index arithmetic is not worth its memory and code -- and a skew is applied only when it is more than 1 % faster
+than the kernel unskewed (the model's figures rest on assumptions: docs/timing-model.md)."""
 
-    group: str
+
+class SkewSite(Protocol):
+    """A loop pair the skew rewrite looked at (the skew pass's `SkewSite`): what the choice reads of it."""
+
+    kernel: str
     """The Group `@<kernel>` whose halves hold the loop."""
-    trip_count: int
-    """The loop's static trip count."""
+    trip: int | None
+    """The loop's trip count when static."""
     loop: Operation
-    """The loop (the leading side's), for the report's location."""
+    """The loop of the side that runs ahead, for the report's location."""
+    peer_loop: Operation | None
+    """The other side's loop."""
+    ahead: CoreSide | None
+    why_not: str | None
+    """Why the rewrite cannot skew it (None: it can)."""
 
 
 class SkewOutcome(Protocol):
     """What a rewrite reports (the skew pass's `SkewResult`)."""
 
     distance: int
-    min_depth: int
-    """The least ring depth the skewed loop runs at without a deadlock."""
     remainder: str
-    """How iterations that do not fill a whole distance are handled (a phrase for the report)."""
+    """How a trip count that D does not divide is handled (`none-needed`, `runtime-bounds`)."""
+    min_depths: dict[str, int]
+    """The least depth each ring of the pair's pipe needs with the skew (the rewrite deepens the pipe to it)."""
 
 
 class SkewRewriter(Protocol):
@@ -124,8 +139,39 @@ def exchanges_both_ways_in_a_loop(f: func.FuncOp) -> bool:
     return False
 
 
+def shared_gm_in_loop(module: ModuleOp, kernel: str, loops: list[Operation]) -> Operation | None:
+    """A GM access inside `loops` to a Group parameter that the other core also accesses, one of the two writing
+    (the first such op), or None.  The two cores order such accesses through their transfers (ExpandMixedKernel's
+    GM fences are tiles pushed and popped in the loop), and a skew runs one core's produce part D iterations
+    before the pops of the iterations it used to follow: a fence in the loop would no longer order them.  Until
+    the skew rewrite reasons about those orders, the choice does not skew such a loop (docs/not-yet-done.md)."""
+    funcs = _funcs(module)
+    aliases = param_aliases(module)
+    per_side: dict[CoreSide, list[tuple[Operation, bool, set[int]]]] = {}
+    for side in CoreSide:
+        f = funcs[half_name(kernel, side)]
+        params = list(f.body.block.args) if f.body.blocks else []
+        found = []
+        for a in gm_accesses(list(f.walk()), lambda _op, s=side: s, aliases):
+            idx = {params.index(r) for r in a.roots if r in params}
+            if idx:
+                found.append((a.op, a.write, idx))
+        per_side[side] = found
+    inside = {op for loop in loops for op in loop.walk()}
+    for side in CoreSide:
+        other = per_side[CoreSide.AIV if side is CoreSide.AIC else CoreSide.AIC]
+        for op, write, idx in per_side[side]:
+            if op in inside and any((write or w) and idx & j for _, w, j in other):
+                return op
+    return None
+
+
 def _sites_of(rewriter: SkewRewriter, module: ModuleOp, kernel: str) -> list[SkewSite]:
-    return [s for s in rewriter.candidates(module) if s.group == kernel]
+    return [s for s in rewriter.candidates(module) if s.kernel == kernel]
+
+
+def _least_depth(outcome: SkewOutcome) -> int:
+    return max(outcome.min_depths.values(), default=1)
 
 
 def _timeable(module: ModuleOp, kernel: str) -> str | None:
@@ -165,9 +211,10 @@ def _try(module: ModuleOp, kernel: str, index: int, distance: int, target: str, 
         outcome = rewriter.apply(clone, site, distance)
     except PtoError as e:
         return [], {"distance": distance, "refused": e.message}
-    depths = _depth_options(clone, kernel, target, fixed, max(outcome.min_depth, 1))
+    least = _least_depth(outcome)
+    depths = _depth_options(clone, kernel, target, fixed, least)
     if not depths:
-        return [], {"distance": distance, "refused": f"no ring depth from its minimum {outcome.min_depth} fits"}
+        return [], {"distance": distance, "refused": f"no ring depth it may use, from its minimum {least} on, fits"}
     funcs = _funcs(clone)
     for side in CoreSide:
         set_ring_depth(funcs[half_name(kernel, side)], max(depths))  # record at a depth every candidate can replay
@@ -194,11 +241,21 @@ def choose_skews(module: ModuleOp, kernels: list[str], target: str, baseline: di
     for kernel in kernels:
         sites = _sites_of(rewriter, module, kernel)
         if not sites:
-            continue  # no loop exchanges tiles both ways: nothing to say
-        loop = op_ref(sites[0].loop)
+            continue  # no loop pair exchanges tiles: nothing to say
+        loop = {"loop": op_ref(sites[0].loop)}
+        if all(s.why_not is not None for s in sites):
+            record(PASS_NAME, kernel, "skew", skewed=False, **loop, reason=sites[0].why_not)
+            continue
         why = _timeable(module, kernel)
         if why is not None:
             record(PASS_NAME, kernel, "skew", skewed=False, **loop, reason=why)
+            continue
+        loops = [lp for s in sites if s.why_not is None for lp in (s.loop, s.peer_loop) if lp is not None]
+        shared = shared_gm_in_loop(module, kernel, loops)
+        if shared is not None:
+            record(PASS_NAME, kernel, "skew", skewed=False, **loop, shared=op_ref(shared),
+                   reason=f"the loop accesses a GM tensor the other core accesses too ('{shared.name}'), an order "
+                   "the cores keep through their transfers, which a skew would reorder")
             continue
         if model is None:
             raise MissingSkewRewriter(
@@ -224,8 +281,10 @@ def choose_skews(module: ModuleOp, kernels: list[str], target: str, baseline: di
         variants: list[Variant] = []
         tried: list[dict] = []
         for index, site in enumerate(sites):
-            distance = 2
-            while distance <= MAX_DISTANCE and site.trip_count >= 2 * distance:
+            if site.why_not is not None:
+                continue
+            distance = 1
+            while distance <= MAX_DISTANCE and (site.trip is None or site.trip >= 2 * distance):
                 found, note = _try(module, kernel, index, distance, target, fixed, model, rewriter)
                 variants += found
                 tried.append({"site": index, **note})
@@ -235,20 +294,23 @@ def choose_skews(module: ModuleOp, kernels: list[str], target: str, baseline: di
 
 def _decide(module: ModuleOp, kernel: str, sites: list[SkewSite], variants: list[Variant], tried: list[dict],
             before: int, depth: int | None, rewriter: SkewRewriter) -> None:
-    loop = op_ref(sites[0].loop)
-    best = min(variants, key=lambda v: (v.makespan, v.distance, v.depth), default=None)
-    if best is None or best.makespan >= before:
+    fastest = min((v.makespan for v in variants), default=None)
+    near = [v for v in variants if fastest is not None and v.makespan <= fastest * (1 + MARGIN)]
+    best = min(near, key=lambda v: (v.distance, v.depth, v.makespan), default=None)
+    if best is None or best.makespan >= before * (1 - MARGIN):
         reason = ("no skew could be timed" if best is None else
-                  "no skew shortens the modelled makespan")
-        record(PASS_NAME, kernel, "skew", skewed=False, **loop, slot_num=depth, makespan_before=before,
-               tried=tried, reason=reason)
+                  f"no skew shortens the modelled makespan by more than {MARGIN:.0%}")
+        loop = next(s.loop for s in sites if s.why_not is None)
+        record(PASS_NAME, kernel, "skew", skewed=False, loop=op_ref(loop), depth_before=depth,
+               makespan_before=before, tried=tried, reason=reason)
         return
-    site = sites[best.index]
+    site = _sites_of(rewriter, module, kernel)[best.index]
     outcome = rewriter.apply(module, site, best.distance)
     funcs = _funcs(module)
     for side in CoreSide:
         set_ring_depth(funcs[half_name(kernel, side)], best.depth)
-    record(PASS_NAME, kernel, "skew", skewed=True, **op_ref(site.loop), distance=outcome.distance,
-           remainder=outcome.remainder, min_depth=outcome.min_depth, slot_num=best.depth,
-           slot_num_before=depth, makespan_before=before, makespan_after=best.makespan, tried=tried,
-           reason="the variant with the best modelled makespan")
+    record(PASS_NAME, kernel, "skew", skewed=True, loop=op_ref(site.loop), distance=outcome.distance,
+           ahead=site.ahead.label if site.ahead is not None else None, remainder=outcome.remainder,
+           min_depth=_least_depth(outcome), depth_before=depth, depth_after=best.depth, makespan_before=before,
+           makespan_after=best.makespan, tried=tried,
+           reason=f"the least distance, then depth, within {MARGIN:.0%} of the best modelled makespan")

@@ -399,18 +399,23 @@ def _kernel_text(k: dict) -> list[str]:
 
 
 def _skew_text(sk: dict) -> str:
-    """The skew line: what was skewed, by how much, and the modelled cycles before and after (or why not)."""
-    loop = f"{sk['op']} at {sk.get('at', '?')}"
-    if sk["skewed"]:
-        depth = (f"ring depth {sk['slot_num_before']} -> {sk['slot_num']}" if sk["slot_num"] != sk["slot_num_before"]
-                 else f"ring depth {sk['slot_num']}")
-        return (
-            f"  skew: {loop} skewed by {sk['distance']} iterations ({sk['remainder']}; needs depth >= "
-            f"{sk['min_depth']}), {depth}: modelled cycles {sk['makespan_before']} -> {sk['makespan_after']}"
-            f"{_tried_text(sk)}"
-        )
-    before = f"; modelled cycles unskewed {sk['makespan_before']}" if "makespan_before" in sk else ""
-    return f"  skew: {loop} not skewed: {sk['reason']}{before}{_tried_text(sk)}"
+    """The skew line: what was skewed, by how much, and the modelled cycles before and after (or why not).  The
+    facts are ExpandMixedKernel's skew choice's, or the explicit `skew-cross-core-pipeline` pass's (no cycles)."""
+    loop = sk.get("loop", {})
+    where = f"{loop.get('op', 'the loop')} at {loop.get('at', '?')}"
+    if not sk["skewed"]:
+        before = f"; modelled cycles unskewed {sk['makespan_before']}" if "makespan_before" in sk else ""
+        return f"  skew: {where} not skewed: {sk['reason']}{before}{_tried_text(sk)}"
+    ahead = f"the {sk['ahead']} runs ahead, " if sk.get("ahead") else ""
+    least = sk["min_depth"] if "min_depth" in sk else max(sk.get("min_depths", {}).values(), default=None)
+    depth = (f"ring depth {sk['depth_before']} -> {sk['depth_after']}" if sk["depth_after"] != sk["depth_before"]
+             else f"ring depth {sk['depth_after']}")
+    cycles = (f": modelled cycles {sk['makespan_before']} -> {sk['makespan_after']}" if "makespan_after" in sk
+              else "")
+    return (
+        f"  skew: {where} skewed by {sk['distance']} iteration{'s' if sk['distance'] != 1 else ''} ({ahead}remainder: {sk['remainder']}, needs depth "
+        f">= {least}), {depth}{cycles}{_tried_text(sk)}"
+    )
 
 
 def _tried_text(sk: dict) -> str:

@@ -36,16 +36,19 @@ KERNEL = "round_trip_incore"
 
 @dataclass
 class Site:
-    group: str
-    trip_count: int
+    kernel: str
+    trip: int
     loop: object
+    peer_loop: object = None
+    ahead: object = None
+    why_not: str | None = None
 
 
 @dataclass
 class Outcome:
     distance: int
-    min_depth: int
-    remainder: str = "no remainder"
+    min_depths: dict
+    remainder: str = "none-needed"
 
 
 class MarkingRewriter:
@@ -64,18 +67,18 @@ class MarkingRewriter:
             raise PtoError(f"cannot skew by {distance}", op=site.loop)
         module.attributes["test.skew"] = IntegerAttr(distance, i64)
         self.applied.append((module, distance))
-        return Outcome(distance, self.min_depth(distance))
+        return Outcome(distance, {"C2V#0": self.min_depth(distance)})
 
 
 class TableModel:
-    """Makespans from a table (D, depth) -> cycles; D = 1 is the unskewed module."""
+    """Makespans from a table (D, depth) -> cycles; D = 0 is the unskewed module; 1000 for a pair not listed."""
 
     def __init__(self, table):
         self.table, self.asked = table, []
 
     def makespans(self, module, group, depths):
         attr = module.attributes.get("test.skew")
-        d = attr.value.data if attr is not None else 1
+        d = attr.value.data if attr is not None else 0
         self.asked.append((d, list(depths)))
         return {depth: self.table.get((d, depth), 1000) for depth in depths}
 
@@ -98,31 +101,47 @@ def _depth(m, half):
 def test_the_best_distance_and_depth_are_chosen_together(target):
     """D = 3 at depth 4 is the fastest variant (D = 2 is best at depth 3, but slower): the module gets D = 3 and
     depth 4 on both halves; the log says before and after."""
-    table = {(1, 2): 900, (2, 3): 700, (2, 4): 720, (3, 4): 650, (4, 4): 660}
+    table = {(0, 2): 900, (2, 3): 700, (2, 4): 720, (3, 4): 650, (4, 4): 660}
     rw = MarkingRewriter(min_depth=lambda d: d)
     m, log = _expanded(target, TableModel(table), rw)
     assert m.attributes["test.skew"].value.data == 3
     assert rw.applied[-1] == (m, 3)
     assert _depth(m, "aic") == _depth(m, "aiv") == 4
     (entry,) = log
-    assert entry["skewed"] and entry["distance"] == 3 and entry["slot_num"] == 4
+    assert entry["skewed"] and entry["distance"] == 3 and entry["depth_after"] == 4
     assert entry["makespan_before"] == 900 and entry["makespan_after"] == 650
     # every distance up to MAX_DISTANCE (trip 8 >= 2D) was tried, each from its minimum depth only
-    assert [t["distance"] for t in entry["tried"]] == [2, 3, 4]
+    assert [t["distance"] for t in entry["tried"]] == [1, 2, 3, 4]
     assert all(int(d) >= t["distance"] for t in entry["tried"] for d in t["makespans"])
 
 
 def test_no_skew_where_the_model_shows_no_gain():
     """Every variant is as slow as the kernel unskewed: the module stays as it is, and the log says why."""
-    m, log = _expanded("a5", TableModel({(1, 2): 500}), MarkingRewriter())
+    m, log = _expanded("a5", TableModel({(0, 2): 500} | {(d, k): 500 for d in (1, 2, 3, 4) for k in (2, 3, 4)}),
+                       MarkingRewriter())
     assert "test.skew" not in m.attributes
     (entry,) = log
-    assert not entry["skewed"] and entry["reason"] == "no skew shortens the modelled makespan"
+    assert not entry["skewed"] and entry["reason"] == "no skew shortens the modelled makespan by more than 1%"
     assert entry["makespan_before"] == 500
 
 
+def test_within_the_margin_the_least_distance_and_depth_win():
+    """D = 3 at depth 4 is 5 cycles faster than D = 1 at depth 2 (under 1 %): D = 1 at depth 2 is kept."""
+    table = {(0, 2): 900, (1, 2): 655, (3, 4): 650}
+    m, log = _expanded("a2a3", TableModel(table), MarkingRewriter())
+    assert m.attributes["test.skew"].value.data == 1 and _depth(m, "aic") == 2
+    assert log[0]["makespan_after"] == 655
+
+
+def test_a_gain_under_the_margin_is_no_gain():
+    """The fastest skew is 0.5 % faster than the kernel unskewed: not applied."""
+    m, log = _expanded("a2a3", TableModel({(d, k): 995 for d in (1, 2, 3, 4) for k in (2, 3, 4)}),
+                       MarkingRewriter())
+    assert "test.skew" not in m.attributes and not log[0]["skewed"]
+
+
 def test_a_refused_distance_is_skipped_and_reported():
-    table = {(1, 2): 900, (2, 2): 800, (3, 3): 600}
+    table = {(0, 2): 900, (2, 2): 800, (3, 3): 600}
     m, log = _expanded("a2a3", TableModel(table), MarkingRewriter(min_depth=lambda d: 2, refuse={3}))
     assert m.attributes["test.skew"].value.data == 2
     (entry,) = log
@@ -131,7 +150,7 @@ def test_a_refused_distance_is_skipped_and_reported():
 
 def test_a_skew_needing_a_deeper_ring_than_allowed_is_not_timed():
     """With ring-depth=fixed only depth 2 may be used: a skew whose minimum depth is 3 is not tried at all."""
-    model = TableModel({(1, 2): 900, (2, 2): 800, (3, 3): 100})
+    model = TableModel({(0, 2): 900, (2, 2): 800, (3, 3): 100})
     m, log = _expanded("a2a3", model, MarkingRewriter(min_depth=lambda d: 2 if d == 2 else 3), ring_depth="fixed")
     assert m.attributes["test.skew"].value.data == 2 and _depth(m, "aic") == 2
     assert all(depths == [2] for _, depths in model.asked)
