@@ -33,13 +33,16 @@ class _Emitter:
 
     def __init__(self, anchor: Operation):
         self.anchor = anchor
+        self.consts: dict[int, SSAValue] = {}
 
     def op(self, op: Operation) -> Operation:
         Rewriter.insert_op(with_loc(op, self.anchor), InsertPoint.before(self.anchor))
         return op
 
     def const(self, value: int) -> SSAValue:
-        v = self.op(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+        if value in self.consts:
+            return self.consts[value]
+        v = self.consts[value] = self.op(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
         v.name_hint = f"c{value}" if value >= 0 else f"cm{-value}"
         return v
 
@@ -49,11 +52,11 @@ def _clone_into(block: Block, ops: list[Operation], mapper: dict[SSAValue, SSAVa
         block.add_op(op.clone(value_mapper=mapper))
 
 
-def _loop(lb: SSAValue, ub: SSAValue, step: SSAValue, inits: list[SSAValue], hint: str | None) -> scf.ForOp:
+def _loop(lb: SSAValue, ub: SSAValue, step: SSAValue, inits: list[SSAValue], hints: list[str | None]) -> scf.ForOp:
+    """An `scf.for` with an empty body whose block arguments take `hints` (the induction variable's first)."""
     block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
-    block.args[0].name_hint = hint
-    for arg, v in zip(block.args[1:], inits):
-        arg.name_hint = v.name_hint
+    for arg, hint in zip(block.args, hints):
+        arg.name_hint = hint
     return scf.ForOp(lb, ub, step, inits, Region(block))
 
 
@@ -74,6 +77,8 @@ def skew_loop(cut: Cut, distance: int) -> int:
     c_idx = [i for i in range(len(args)) if i not in p_idx]
     inits = list(loop.iter_args)
     hint = iv.name_hint
+    p_hints = [hint, *(args[i].name_hint for i in p_idx)]
+    c_hints = [*(args[i].name_hint for i in c_idx)]
     emit = _Emitter(loop)
     lb, ub, step = loop.lb, loop.ub, loop.step
     s = static_int(step)
@@ -99,7 +104,7 @@ def skew_loop(cut: Cut, distance: int) -> int:
         lb0 = static_int(lb)
         assert lb0 is not None
         pro_end, steady_end = emit.const(lb0 + d * s), emit.const(lb0 + (trip - d) * s)
-    pro = _loop(lb, pro_end, step, [inits[i] for i in p_idx], hint)
+    pro = _loop(lb, pro_end, step, [inits[i] for i in p_idx], p_hints)
     pb = pro.body.block
     pb.add_op(scf.YieldOp(*produce_body(pb, pb.args[0], list(pb.args[1:]))))
     emit.op(pro)
@@ -110,7 +115,7 @@ def skew_loop(cut: Cut, distance: int) -> int:
     epi_start = steady_end
     if trip is None or trip > d:
         extra = [lb] if trip is None else []
-        st = _loop(lb, steady_end, step, p_res + c_in + extra, hint)
+        st = _loop(lb, steady_end, step, p_res + c_in + extra, [*p_hints, *c_hints, "next"])
         sb = st.body.block
         k = sb.args[0]
         k_ahead = arith.AddiOp(k, ahead)
@@ -134,7 +139,7 @@ def skew_loop(cut: Cut, distance: int) -> int:
             epi_start = st.results[-1]
 
     # epilogue
-    epi = _loop(epi_start, ub, step, c_in, hint)
+    epi = _loop(epi_start, ub, step, c_in, [hint, *c_hints])
     eb = epi.body.block
     eb.add_op(scf.YieldOp(*consume_body(eb, eb.args[0], list(eb.args[1:]))))
     emit.op(epi)
