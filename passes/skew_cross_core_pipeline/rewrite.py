@@ -100,10 +100,16 @@ def skew_loop(cut: Cut, distance: int) -> int:
         start = emit.op(arith.AddiOp(lb, ahead)).results[0]
         pro_end = emit.op(arith.MinSIOp(start, ub)).results[0]
         steady_end = emit.op(arith.SubiOp(ub, ahead)).results[0]
+        start.name_hint, pro_end.name_hint, steady_end.name_hint = "lb_ahead", "prologue_end", "steady_end"
     else:
         lb0 = static_int(lb)
         assert lb0 is not None
-        pro_end, steady_end = emit.const(lb0 + d * s), emit.const(lb0 + (trip - d) * s)
+        ub0 = lb0 + trip * s  # the last iteration's end (ub itself when s divides ub - lb)
+
+        def at(value: int) -> SSAValue:
+            return lb if value == lb0 else ub if value == ub0 and static_int(ub) == ub0 else emit.const(value)
+
+        pro_end, steady_end = at(lb0 + d * s), at(lb0 + (trip - d) * s)
     pro = _loop(lb, pro_end, step, [inits[i] for i in p_idx], p_hints)
     pb = pro.body.block
     pb.add_op(scf.YieldOp(*produce_body(pb, pb.args[0], list(pb.args[1:]))))
@@ -127,6 +133,7 @@ def skew_loop(cut: Cut, distance: int) -> int:
         tail: list[SSAValue] = []
         if trip is None:
             nxt = arith.AddiOp(k, step)
+            nxt.results[0].name_hint = "next"
             sb.add_op(nxt)
             tail = [nxt.results[0]]
         sb.add_op(scf.YieldOp(*p_out, *c_out, *tail))
@@ -137,6 +144,7 @@ def skew_loop(cut: Cut, distance: int) -> int:
         c_in = list(st.results[n_p: n_p + len(c_idx)])
         if trip is None:
             epi_start = st.results[-1]
+            epi_start.name_hint = "epilogue_start"
 
     # epilogue
     epi = _loop(epi_start, ub, step, c_in, [hint, *c_hints])

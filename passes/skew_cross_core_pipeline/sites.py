@@ -245,8 +245,9 @@ def _site_of(site: Callable[..., SkewSite], lc: scf.ForOp, lv: scf.ForOp, target
     if not all(_same_value(x, y) for x, y in ((lc.lb, lv.lb), (lc.ub, lv.ub), (lc.step, lv.step))):
         return site(lc, lv, "the AIC and AIV loops do not have the same bounds")
     trip = trip_count(lc)
-    if trip is None and static_int(lc.step) is None:
-        return site(lc, lv, "the step is not a constant")
+    step = static_int(lc.step)
+    if step is None or step <= 0:
+        return site(lc, lv, "the step is not a positive constant")
     loops = {CoreSide.AIC: lc, CoreSide.AIV: lv}
     try:
         ahead = [s for s in (CoreSide.AIC, CoreSide.AIV) if first_pop(loops[s]) is not None]
