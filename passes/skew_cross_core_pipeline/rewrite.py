@@ -69,7 +69,8 @@ def skew_loop(cut: Cut, distance: int) -> int:
     if d == 0:
         return 0
     ops = body_ops(loop)
-    produce, consume = ops[: cut.cut], ops[cut.cut:]
+    produce = [op for op in ops[: cut.cut] if op not in cut.moved]
+    consume = ops[cut.cut:]
     body = loop.body.block
     iv, args = body.args[0], list(body.args[1:])
     yields = list(body.last_op.operands)  # type: ignore[union-attr]
