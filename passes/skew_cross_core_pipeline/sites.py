@@ -28,7 +28,7 @@ from pypto_mlir.timing.flow import releases_at_pop
 
 from ..common import FunctionKind, kind_of
 from .parts import Cut, Uncut, body_ops, plan_cut, written_params
-from .rings import POP, PUSH, Event, NoSkeleton, block_events, least_depth, op_events, ring_counts
+from .rings import POP, PUSH, Event, NoSkeleton, event_of, least_depth, op_events, ring_counts
 
 DEPTH_LIMIT = 16
 """The deepest ring the skeleton run tries (the memory budget bounds what is taken)."""
@@ -110,7 +110,6 @@ def _ring_loops(f: func.FuncOp) -> tuple[list[scf.ForOp], list[Operation]]:
 
 
 def _has_transfers(op: Operation) -> bool:
-    from .rings import event_of
     return any(event_of(o) is not None for o in op.walk())
 
 
