@@ -25,7 +25,7 @@
 // A2A3-NEXT:   skew: scf.for at {{.*}}skew.mlir:[[# @LINE + 27]]:5 skewed by 1 iteration (the AIV (vector) runs ahead, remainder: none-needed, needs depth >= 1), ring depth 2: modelled cycles 8837 -> 5831 (tried, cycles per depth: D=1: 2: 5831, 3: 5831, 4: 5831; D=2: 2: 6181, 3: 5831, 4: 5831)
 // A5:          pipe 0 c2v+v2c: depth 3, slot 16384 B; 49152 B ring in mat (AIC); 49152 B ring in vec (AIV); 6 transfers
 // A5-NEXT:     ring depth 2: deeper rings do not shorten the modelled makespan (modelled cycles per depth: 2: 4200, 3: 4200, 4: 4200)
-// A5-NEXT:     skew: scf.for at {{.*}}skew.mlir{{.*}}:[[# @LINE + 24]]:5 skewed by 2 iterations (the AIV (vector) runs ahead, remainder: none-needed, needs depth >= 1), ring depth 2 -> 3: modelled cycles 4200 -> 2739 (tried, cycles per depth: D=1: 2: 2945, 3: 2945, 4: 2945; D=2: 2: 2842, 3: 2739, 4: 2739)
+// A5-NEXT:     skew: scf.for at {{.*}}skew.mlir{{.*}}:[[# @LINE + 24]]:5 skewed by 2 iterations (the AIV (vector) runs ahead, remainder: none-needed, needs depth >= 1), ring depth 2 -> 3: modelled cycles 4200 -> 2739 (tried, cycles per depth: D=1: 2: 2945, 3: 2945, 4: 2945; D=2: 2: 2840, 3: 2739, 4: 2739)
 // CHECK-NEXT:  result: @rt_aic, @rt_aiv, @rt
 // JSON: True 1 2 2 8837 5831 [1, 2]
 //

@@ -24,17 +24,17 @@ report, not the compiler's).  Every outcome is a "ring_depth" entry of the decis
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import ModuleOp
 
-from pypto_mlir.dialects.pto_ops import INIT_OPS, ReserveBufferOp, implicit_slot_num, pipe_init_of
+from pypto_mlir.dialects.pto_ops import INIT_OPS, implicit_slot_num, pipe_init_of
 from pypto_mlir.dialects.pto_traits import CoreSide, PipePush
-from pypto_mlir.dialects.pto_types import TensorType, memory_capacity
+from pypto_mlir.dialects.pto_types import TensorType
 
-from ..analysis.budget import RING_SPACE, MemoryBudget
+from ..analysis.budget import depth_fits
+from ..common import set_ring_depth
 from ..decisions import record
 from .phase import PASS_NAME, half_name
 from .pipe_metadata import DEFAULT_SLOT_NUM, collect_pipe_metadata
@@ -57,30 +57,6 @@ class MissingCostModel(RuntimeError):
     """`ring-depth=auto` had a kernel to time but no cost model was handed to the pass (a caller's mistake, not
     the input's: run the pass through `pypto_mlir.pipeline.run_pipeline`, or give it one with
     `with_cost_model`)."""
-
-
-def _ring_room(f: func.FuncOp, side: CoreSide, target: str) -> tuple[int | None, int]:
-    """(bytes the ring's space of `f`'s core has left beside its live tiles at their peak, or None when the
-    space has no stated capacity; how many rings `f` reserves there): computed once per function."""
-    budget = MemoryBudget(f, side)
-    space = RING_SPACE[side]
-    peak = budget.peaks.get(space)
-    rings = sum(b.bytes for b in budget.rings)
-    capacity = memory_capacity(target, space)
-    if capacity is None:
-        return None, len(budget.rings)
-    return capacity - ((peak.bytes if peak is not None else 0) - rings), len(budget.rings)
-
-
-def set_ring_depth(f: func.FuncOp, depth: int) -> None:
-    """Give the pipe of `f` `depth` slots: its initializer's `slot_num` and the size of its reserves."""
-    setup = collect_pipe_metadata(f).setup
-    init = next(op for op in setup if isinstance(op, INIT_OPS))
-    reserves = [op for op in setup if isinstance(op, ReserveBufferOp)]
-    slot = init.slot_size.value.data
-    init.slot_num = IntegerAttr(depth, i64)
-    for r in reserves:
-        r.size = IntegerAttr(slot * depth, i64)
 
 
 def _most_pushes(f: func.FuncOp) -> int | None:
@@ -108,20 +84,6 @@ def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[in
     limit = implicit_slot_num(init.dir_mask.value.data)
     fits = depth_fits(aic, aiv, target)
     return [d for d in range(DEFAULT_SLOT_NUM, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
-
-
-def depth_fits(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> Callable[[int], bool]:
-    """Whether both cores of an expanded pair hold its ring at a depth beside their live tiles (the memory budget:
-    `MemoryBudget`), as a test of the depth."""
-    init = pipe_init_of(aic)
-    assert isinstance(init, INIT_OPS)
-    slot = init.slot_size.value.data
-    rooms = [_ring_room(aic, CoreSide.AIC, target), _ring_room(aiv, CoreSide.AIV, target)]
-
-    def fits(d: int) -> bool:
-        return all(room is None or rings == 0 or slot * d * rings <= room for room, rings in rooms)
-
-    return fits
 
 
 def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model: RingCostModel | None) -> dict[str, int | None]:

@@ -44,7 +44,8 @@ from ..analysis.budget import MemoryBudget
 from ..analysis.hazards import gm_accesses, param_aliases
 from ..decisions import op_ref, record
 from .phase import PASS_NAME, half_name
-from .ring_depth import RingCostModel, candidate_depths, set_ring_depth
+from ..common import set_ring_depth
+from .ring_depth import RingCostModel, candidate_depths
 
 SKEW_MODES = ("auto", "off")
 """The `skew` option: `auto` (the model chooses, this module) or `off` (never skew)."""

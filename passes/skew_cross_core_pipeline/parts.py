@@ -6,8 +6,10 @@ It may when (each rule's refusal is a why-not sentence):
   whose branches do the same transfers);
 - every popped slot is freed in the part that popped it (a slot held across the D iterations would need D more
   slots, and the tfree pairing would cross the skew);
-- no value flows from the produce part to the consume part of the same iteration, except index arithmetic,
-  which the consume part recomputes (`remat`): a tile would have to live D iterations;
+- a value the consume part uses from the produce part of the same iteration is recomputed there (`remat`: the op
+  and what it needs are cloned into the consume part, and leave the produce part when nothing else there uses
+  them) when it is side-effect free, or a load of a GM tensor that neither core writes; any other value (a pop's
+  tile, an `scf.if`'s result, a load of a written tensor) would have to live D iterations: refused;
 - each loop-carried value (`iter_args`) belongs to one part: the part that computes what the `scf.yield` gives
   it, or that reads it; the produce part reading a value the consume part carries is "the produce part depends on
   the consume part of an earlier iteration" -- the skew would read it D iterations too early;
@@ -18,15 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import func, scf
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
 from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, PipeFree, PipePop
-from pypto_mlir.dialects.pto_types import TensorType, TileType
 
 from ..analysis.hazards import tensor_roots
-from .rings import Event, op_events
+from .rings import Event, event_of, op_events
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,9 @@ class Cut:
     produce_args: tuple[int, ...]
     """The iter_args (by index) the produce part carries; the others are the consume part's."""
     remat: tuple[Operation, ...]
-    """Produce-part ops (index arithmetic) the consume part recomputes, in body order."""
+    """Produce-part ops the consume part recomputes, in body order."""
+    moved: frozenset[Operation]
+    """The ops of `remat` the produce part no longer needs (only the consume part used them)."""
     produce_events: tuple[Event, ...]
     consume_events: tuple[Event, ...]
 
@@ -72,9 +75,32 @@ def _top_index(loop: scf.ForOp) -> dict[Operation, int]:
     return out
 
 
-def _is_scalar_arith(op: Operation) -> bool:
-    return (not op.regions and is_side_effect_free(op)
-            and not any(isinstance(r.type, (TileType, TensorType)) for r in op.results))
+def _recomputable(op: Operation, readonly: frozenset[int]) -> bool:
+    """Side-effect free with no region, or a load of GM tensors that are parameters no core of the Group writes
+    (`readonly`: their indices)."""
+    if op.regions or event_of(op) is not None:
+        return False
+    if is_side_effect_free(op):
+        return True
+    trait = op.get_trait(GmAccess)
+    if trait is None or trait.written_tensors(op):
+        return False
+    roots = [r for v in trait.read_tensors(op) for r in tensor_roots(v)]
+    return all(isinstance(r, BlockArgument) and isinstance(r.block.parent_op(), func.FuncOp) and r.index in readonly
+               for r in roots)
+
+
+def written_params(f: func.FuncOp) -> set[int]:
+    """The indices of the parameters of `f` some op of it may write (through `tensor_roots`)."""
+    out: set[int] = set()
+    memo: dict = {}
+    for op in f.walk():
+        trait = op.get_trait(GmAccess)
+        if trait is None:
+            continue
+        for v in trait.written_tensors(op):
+            out |= {r.index for r in tensor_roots(v, memo) if isinstance(r, BlockArgument) and r.block is f.body.block}
+    return out
 
 
 def _gm_roots(ops: list[Operation]) -> tuple[set[SSAValue], set[SSAValue]]:
@@ -93,8 +119,9 @@ def _gm_roots(ops: list[Operation]) -> tuple[set[SSAValue], set[SSAValue]]:
     return reads, writes
 
 
-def plan_cut(loop: scf.ForOp, side: CoreSide, cut: int) -> Cut:
-    """The cut of `loop`'s body after its first `cut` ops, if valid (module doc); raises `Uncut`."""
+def plan_cut(loop: scf.ForOp, side: CoreSide, cut: int, readonly: frozenset[int]) -> Cut:
+    """The cut of `loop`'s body after its first `cut` ops, if valid (module doc); raises `Uncut`.  `readonly`: the
+    parameters of the Group neither core writes (by index)."""
     ops = body_ops(loop)
     top = _top_index(loop)
     events: list[list[Event]] = []
@@ -119,7 +146,7 @@ def plan_cut(loop: scf.ForOp, side: CoreSide, cut: int) -> Cut:
         owner = v.owner
         if not isinstance(owner, Operation) or owner not in top or not in_produce[owner] or owner in remat:
             return
-        if not _is_scalar_arith(owner):
+        if not _recomputable(owner, readonly):
             raise Uncut(
                 f"the consume part uses a value the produce part computes in the same iteration "
                 f"('{owner.name}'), which would have to live D iterations", user)
@@ -166,8 +193,15 @@ def plan_cut(loop: scf.ForOp, side: CoreSide, cut: int) -> Cut:
         raise Uncut("both parts access a GM tensor one of them writes, and the skew reorders them on this core",
                     loop)
 
+    # the recomputed ops the produce part no longer needs (latest first: a use by a moved op does not count)
     order = {op: i for i, op in enumerate(loop.walk())}
+    moved: set[Operation] = set()
+    for op in sorted(remat, key=order.__getitem__, reverse=True):
+        users = {u.operation for r in op.results for u in r.uses}
+        if all(not in_produce.get(u, False) or u in moved for u in users if u is not yield_op) and not any(
+                u is yield_op for u in users):
+            moved.add(op)
     return Cut(
-        side, loop, cut, tuple(produce_args), tuple(sorted(remat, key=order.__getitem__)),
+        side, loop, cut, tuple(produce_args), tuple(sorted(remat, key=order.__getitem__)), frozenset(moved),
         tuple(e for ev in events[:cut] for e in ev), tuple(e for ev in events[cut:] for e in ev),
     )

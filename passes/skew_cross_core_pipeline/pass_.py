@@ -21,9 +21,9 @@ from pypto_mlir.dialects.pto_ops import pipe_init_of
 from pypto_mlir.dialects.pto_types import FuncInt, int_attr_of
 from pypto_mlir.verify import ensure_verified
 
-from ..common import require_target
+from ..analysis.budget import depth_fits
+from ..common import require_target, set_ring_depth
 from ..decisions import op_ref, record
-from ..expand_mixed_kernel.ring_depth import depth_fits, set_ring_depth
 from .parts import Cut
 from .rewrite import skew_loop
 from .sites import SkewSite, needed_depth, skew_candidates
@@ -130,7 +130,7 @@ class SkewCrossCorePipelinePass(ModulePass):
         require_target(op, PASS_NAME)
         explicit = None if str(self.distance) == "auto" else int(self.distance)
         for site in skew_candidates(op):
-            facts = {"loop": op_ref(site.loop), "aic": site.aic, "aiv": site.aiv, "trip": site.trip}
+            facts = {"loop": op_ref(site.loop), "kernels": [site.aic, site.aiv], "trip": site.trip}
             if not site.skewable:
                 if explicit is not None:
                     raise SkewRefused(f"{PASS_NAME}: cannot skew this loop: {site.why_not}", op=site.where)

@@ -33,13 +33,16 @@ class _Emitter:
 
     def __init__(self, anchor: Operation):
         self.anchor = anchor
+        self.consts: dict[int, SSAValue] = {}
 
     def op(self, op: Operation) -> Operation:
         Rewriter.insert_op(with_loc(op, self.anchor), InsertPoint.before(self.anchor))
         return op
 
     def const(self, value: int) -> SSAValue:
-        v = self.op(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+        if value in self.consts:
+            return self.consts[value]
+        v = self.consts[value] = self.op(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
         v.name_hint = f"c{value}" if value >= 0 else f"cm{-value}"
         return v
 
@@ -49,11 +52,11 @@ def _clone_into(block: Block, ops: list[Operation], mapper: dict[SSAValue, SSAVa
         block.add_op(op.clone(value_mapper=mapper))
 
 
-def _loop(lb: SSAValue, ub: SSAValue, step: SSAValue, inits: list[SSAValue], hint: str | None) -> scf.ForOp:
+def _loop(lb: SSAValue, ub: SSAValue, step: SSAValue, inits: list[SSAValue], hints: list[str | None]) -> scf.ForOp:
+    """An `scf.for` with an empty body whose block arguments take `hints` (the induction variable's first)."""
     block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
-    block.args[0].name_hint = hint
-    for arg, v in zip(block.args[1:], inits):
-        arg.name_hint = v.name_hint
+    for arg, hint in zip(block.args, hints):
+        arg.name_hint = hint
     return scf.ForOp(lb, ub, step, inits, Region(block))
 
 
@@ -66,7 +69,8 @@ def skew_loop(cut: Cut, distance: int) -> int:
     if d == 0:
         return 0
     ops = body_ops(loop)
-    produce, consume = ops[: cut.cut], ops[cut.cut:]
+    produce = [op for op in ops[: cut.cut] if op not in cut.moved]
+    consume = ops[cut.cut:]
     body = loop.body.block
     iv, args = body.args[0], list(body.args[1:])
     yields = list(body.last_op.operands)  # type: ignore[union-attr]
@@ -74,6 +78,8 @@ def skew_loop(cut: Cut, distance: int) -> int:
     c_idx = [i for i in range(len(args)) if i not in p_idx]
     inits = list(loop.iter_args)
     hint = iv.name_hint
+    p_hints = [hint, *(args[i].name_hint for i in p_idx)]
+    c_hints = [*(args[i].name_hint for i in c_idx)]
     emit = _Emitter(loop)
     lb, ub, step = loop.lb, loop.ub, loop.step
     s = static_int(step)
@@ -95,11 +101,17 @@ def skew_loop(cut: Cut, distance: int) -> int:
         start = emit.op(arith.AddiOp(lb, ahead)).results[0]
         pro_end = emit.op(arith.MinSIOp(start, ub)).results[0]
         steady_end = emit.op(arith.SubiOp(ub, ahead)).results[0]
+        start.name_hint, pro_end.name_hint, steady_end.name_hint = "lb_ahead", "prologue_end", "steady_end"
     else:
         lb0 = static_int(lb)
         assert lb0 is not None
-        pro_end, steady_end = emit.const(lb0 + d * s), emit.const(lb0 + (trip - d) * s)
-    pro = _loop(lb, pro_end, step, [inits[i] for i in p_idx], hint)
+        ub0 = lb0 + trip * s  # the last iteration's end (ub itself when s divides ub - lb)
+
+        def at(value: int) -> SSAValue:
+            return lb if value == lb0 else ub if value == ub0 and static_int(ub) == ub0 else emit.const(value)
+
+        pro_end, steady_end = at(lb0 + d * s), at(lb0 + (trip - d) * s)
+    pro = _loop(lb, pro_end, step, [inits[i] for i in p_idx], p_hints)
     pb = pro.body.block
     pb.add_op(scf.YieldOp(*produce_body(pb, pb.args[0], list(pb.args[1:]))))
     emit.op(pro)
@@ -110,7 +122,7 @@ def skew_loop(cut: Cut, distance: int) -> int:
     epi_start = steady_end
     if trip is None or trip > d:
         extra = [lb] if trip is None else []
-        st = _loop(lb, steady_end, step, p_res + c_in + extra, hint)
+        st = _loop(lb, steady_end, step, p_res + c_in + extra, [*p_hints, *c_hints, "next"])
         sb = st.body.block
         k = sb.args[0]
         k_ahead = arith.AddiOp(k, ahead)
@@ -122,6 +134,7 @@ def skew_loop(cut: Cut, distance: int) -> int:
         tail: list[SSAValue] = []
         if trip is None:
             nxt = arith.AddiOp(k, step)
+            nxt.results[0].name_hint = "next"
             sb.add_op(nxt)
             tail = [nxt.results[0]]
         sb.add_op(scf.YieldOp(*p_out, *c_out, *tail))
@@ -132,9 +145,10 @@ def skew_loop(cut: Cut, distance: int) -> int:
         c_in = list(st.results[n_p: n_p + len(c_idx)])
         if trip is None:
             epi_start = st.results[-1]
+            epi_start.name_hint = "epilogue_start"
 
     # epilogue
-    epi = _loop(epi_start, ub, step, c_in, hint)
+    epi = _loop(epi_start, ub, step, c_in, [hint, *c_hints])
     eb = epi.body.block
     eb.add_op(scf.YieldOp(*consume_body(eb, eb.args[0], list(eb.args[1:]))))
     emit.op(epi)

@@ -27,8 +27,8 @@ from pypto_mlir.dialects.pto_types import target_of
 from pypto_mlir.timing.flow import releases_at_pop
 
 from ..common import FunctionKind, kind_of
-from .parts import Cut, Uncut, body_ops, plan_cut
-from .rings import POP, PUSH, Event, NoSkeleton, block_events, least_depth, op_events, ring_counts
+from .parts import Cut, Uncut, body_ops, plan_cut, written_params
+from .rings import POP, PUSH, Event, NoSkeleton, event_of, least_depth, op_events, ring_counts
 
 DEPTH_LIMIT = 16
 """The deepest ring the skeleton run tries (the memory budget bounds what is taken)."""
@@ -110,7 +110,6 @@ def _ring_loops(f: func.FuncOp) -> tuple[list[scf.ForOp], list[Operation]]:
 
 
 def _has_transfers(op: Operation) -> bool:
-    from .rings import event_of
     return any(event_of(o) is not None for o in op.walk())
 
 
@@ -182,16 +181,16 @@ def needed_depth(cuts: tuple[Cut, Cut], distance: int, trip: int | None, target:
 
 
 def _choose_cuts(ahead: scf.ForOp, side: CoreSide, peer: scf.ForOp, trip: int | None,
-                 target: str | None) -> tuple[Cut, Cut]:
+                 target: str | None, readonly: frozenset[int]) -> tuple[Cut, Cut]:
     """The cuts of a site (module doc); raises `Uncut` / `NoSkeleton` with the first reason."""
     pop = first_pop(ahead)
     assert pop is not None
-    mine = plan_cut(ahead, side, pop)  # its Uncut is the site's why-not as it is
+    mine = plan_cut(ahead, side, pop, readonly)  # its Uncut is the site's why-not as it is
     n = len(body_ops(peer))
     why: tuple[str, Operation] | None = None
     for c in [n, *range(n - 1, 0, -1)]:
         try:
-            other = plan_cut(peer, side.other, c)
+            other = plan_cut(peer, side.other, c, readonly)
         except Uncut as e:
             why = why or (str(e), e.op)
             continue
@@ -245,8 +244,9 @@ def _site_of(site: Callable[..., SkewSite], lc: scf.ForOp, lv: scf.ForOp, target
     if not all(_same_value(x, y) for x, y in ((lc.lb, lv.lb), (lc.ub, lv.ub), (lc.step, lv.step))):
         return site(lc, lv, "the AIC and AIV loops do not have the same bounds")
     trip = trip_count(lc)
-    if trip is None and static_int(lc.step) is None:
-        return site(lc, lv, "the step is not a constant")
+    step = static_int(lc.step)
+    if step is None or step <= 0:
+        return site(lc, lv, "the step is not a positive constant")
     loops = {CoreSide.AIC: lc, CoreSide.AIV: lv}
     try:
         ahead = [s for s in (CoreSide.AIC, CoreSide.AIV) if first_pop(loops[s]) is not None]
@@ -256,7 +256,10 @@ def _site_of(site: Callable[..., SkewSite], lc: scf.ForOp, lv: scf.ForOp, target
         return site(lc, lv, "not a round trip: neither core pushes a tile and then pops one in the same iteration")
     side = ahead[0]
     try:
-        cuts = _choose_cuts(loops[side], side, loops[side.other], trip, target)
+        fc, fv = lc.parent_op(), lv.parent_op()
+        assert isinstance(fc, func.FuncOp) and isinstance(fv, func.FuncOp)
+        readonly = frozenset(range(len(fc.body.block.args))) - written_params(fc) - written_params(fv)
+        cuts = _choose_cuts(loops[side], side, loops[side.other], trip, target, readonly)
     except (Uncut, NoSkeleton) as e:
         return site(loops[side], loops[side.other], str(e), e.op, side)
     s = site(loops[side], loops[side.other], None, None, side)

@@ -1,0 +1,238 @@
+// RUN: pypto-opt --split-input-file --verify-diagnostics --lower-auto-vector-split '--expand-mixed-kernel{skew=off}' '--skew-cross-core-pipeline{distance=2}' %s
+// RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics --lower-auto-vector-split '--expand-mixed-kernel{skew=off}' '--skew-cross-core-pipeline{distance=2}'
+
+// What the pass refuses when a distance is asked (with distance=auto it leaves these loops as they are: auto.mlir).
+// The cube's S accumulates a tile the consume part computes (%s_fb, from P): the produce part of iteration
+// k + D would read what the consume part of iteration k + D - 1 has not computed yet.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @carried_back(%q: !pto.tensor<32x64xbf16>, %kt: !pto.tensor<64x256xbf16>,
+                          %v: !pto.tensor<256x64xbf16>,
+                          %out_0: !pto.tensor<32x64xf32> {pto.out}) -> !pto.tensor<32x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cend = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %q_mat = pto.load %q[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x64xbf16, mat>
+    %q_left = pto.move %q_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, left>
+    %o_init = pto.full %zero : f32 -> !pto.tile<32x64xf32, vec>
+    %k0_mat = pto.load %kt[0, 0] : !pto.tensor<64x256xbf16> -> !pto.tile<64x32xbf16, mat>
+    %k0_right = pto.move %k0_mat : !pto.tile<64x32xbf16, mat> -> !pto.tile<64x32xbf16, right>
+    %s_init = pto.matmul %q_left, %k0_right : !pto.tile<32x64xbf16, left>, !pto.tile<64x32xbf16, right> -> !pto.tile<32x32xf32, acc>
+    %o, %s_last = scf.for %j = %c0 to %cend step %c32 iter_args(%o_acc = %o_init, %s_run = %s_init) -> (!pto.tile<32x64xf32, vec>, !pto.tile<32x32xf32, acc>) {
+      %k_mat = pto.load %kt[0, %j] : !pto.tensor<64x256xbf16> -> !pto.tile<64x32xbf16, mat>
+      %k_right = pto.move %k_mat : !pto.tile<64x32xbf16, mat> -> !pto.tile<64x32xbf16, right>
+      // expected-error@+1 {{skew-cross-core-pipeline: cannot skew this loop: the produce part depends on the consume part of an earlier iteration (it reads a loop-carried value the consume part computes)}}
+      %s_acc = pto.matmul_acc %s_run, %q_left, %k_right : !pto.tile<32x32xf32, acc>, !pto.tile<32x64xbf16, left>, !pto.tile<64x32xbf16, right> -> !pto.tile<32x32xf32, acc>
+      %unused = pto.matmul %q_left, %k_right : !pto.tile<32x64xbf16, left>, !pto.tile<64x32xbf16, right> -> !pto.tile<32x32xf32, acc>
+      %s = pto.move %s_acc : !pto.tile<32x32xf32, acc> -> !pto.tile<32x32xf32, vec>
+      %p = pto.muls %s, %zero : !pto.tile<32x32xf32, vec>, f32
+      %p_bf = pto.cast %p : !pto.tile<32x32xf32, vec> -> !pto.tile<32x32xbf16, vec>
+      %p_left = pto.move %p_bf : !pto.tile<32x32xbf16, vec> -> !pto.tile<32x32xbf16, left>
+      %k2_mat = pto.load %kt[0, 0] : !pto.tensor<64x256xbf16> -> !pto.tile<32x32xbf16, mat>
+      %k_right2 = pto.move %k2_mat : !pto.tile<32x32xbf16, mat> -> !pto.tile<32x32xbf16, right>
+      %v_mat = pto.load %v[%j, 0] : !pto.tensor<256x64xbf16> -> !pto.tile<32x64xbf16, mat>
+      %v_right = pto.move %v_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, right>
+      %pv_acc = pto.matmul %p_left, %v_right : !pto.tile<32x32xbf16, left>, !pto.tile<32x64xbf16, right> -> !pto.tile<32x64xf32, acc>
+      %s_fb = pto.matmul %p_left, %k_right2 : !pto.tile<32x32xbf16, left>, !pto.tile<32x32xbf16, right> -> !pto.tile<32x32xf32, acc>
+      %pv = pto.move %pv_acc : !pto.tile<32x64xf32, acc> -> !pto.tile<32x64xf32, vec>
+      %o_next = pto.add %o_acc, %pv : !pto.tile<32x64xf32, vec>
+      scf.yield %o_next, %s_fb : !pto.tile<32x64xf32, vec>, !pto.tile<32x32xf32, acc>
+    }
+    %out_1 = pto.store %o, %out_0[0, 0] : !pto.tile<32x64xf32, vec>, !pto.tensor<32x64xf32>
+    func.return %out_1 : !pto.tensor<32x64xf32>
+  }
+}
+
+// -----
+
+// A K-loop streams partial products one way (C->V): no core waits for the other within an iteration, so
+// there is nothing to run ahead (a deeper ring is what overlaps it).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @stream_incore_0(%a: !pto.tensor<32x256xbf16>, %b: !pto.tensor<256x64xbf16>,
+                             %out_0: !pto.tensor<32x64xf32> {pto.out}) -> !pto.tensor<32x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cend = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %o_init = pto.full %zero : f32 -> !pto.tile<32x64xf32, vec>
+    // expected-error@+1 {{skew-cross-core-pipeline: cannot skew this loop: not a round trip: neither core pushes a tile and then pops one in the same iteration}}
+    %o = scf.for %j = %c0 to %cend step %c32 iter_args(%o_acc = %o_init) -> (!pto.tile<32x64xf32, vec>) {
+      %a_mat = pto.load %a[0, %j] : !pto.tensor<32x256xbf16> -> !pto.tile<32x32xbf16, mat>
+      %a_left = pto.move %a_mat : !pto.tile<32x32xbf16, mat> -> !pto.tile<32x32xbf16, left>
+      %b_mat = pto.load %b[%j, 0] : !pto.tensor<256x64xbf16> -> !pto.tile<32x64xbf16, mat>
+      %b_right = pto.move %b_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, right>
+      %part = pto.matmul %a_left, %b_right : !pto.tile<32x32xbf16, left>, !pto.tile<32x64xbf16, right> -> !pto.tile<32x64xf32, acc>
+      %p = pto.move %part : !pto.tile<32x64xf32, acc> -> !pto.tile<32x64xf32, vec>
+      %o_next = pto.add %o_acc, %p : !pto.tile<32x64xf32, vec>
+      scf.yield %o_next : !pto.tile<32x64xf32, vec>
+    }
+    %out_1 = pto.store %o, %out_0[0, 0] : !pto.tile<32x64xf32, vec>, !pto.tensor<32x64xf32>
+    func.return %out_1 : !pto.tensor<32x64xf32>
+  }
+}
+
+// -----
+
+// S crosses to the lanes in one branch only (the first block is zeros): which ring op comes next depends on
+// the branch, so the order of a ring after the skew cannot be stated.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @one_branch(%q: !pto.tensor<32x64xbf16>, %kt: !pto.tensor<64x256xbf16>,
+                          %v: !pto.tensor<256x64xbf16>,
+                          %out_0: !pto.tensor<32x64xf32> {pto.out}) -> !pto.tensor<32x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cend = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %q_mat = pto.load %q[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x64xbf16, mat>
+    %q_left = pto.move %q_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, left>
+    %o_init = pto.full %zero : f32 -> !pto.tile<32x64xf32, vec>
+    %o = scf.for %j = %c0 to %cend step %c32 iter_args(%o_acc = %o_init) -> (!pto.tile<32x64xf32, vec>) {
+      %k_mat = pto.load %kt[0, %j] : !pto.tensor<64x256xbf16> -> !pto.tile<64x32xbf16, mat>
+      %k_right = pto.move %k_mat : !pto.tile<64x32xbf16, mat> -> !pto.tile<64x32xbf16, right>
+      %first = arith.cmpi eq, %j, %c0 : index
+      // expected-error@+1 {{skew-cross-core-pipeline: cannot skew this loop: the two branches of an scf.if in the loop do different cross-core transfers}}
+      %s = scf.if %first -> (!pto.tile<32x32xf32, vec>) {
+        %z = pto.full %zero : f32 -> !pto.tile<32x32xf32, vec>
+        scf.yield %z : !pto.tile<32x32xf32, vec>
+      } else {
+        %s_acc = pto.matmul %q_left, %k_right : !pto.tile<32x64xbf16, left>, !pto.tile<64x32xbf16, right> -> !pto.tile<32x32xf32, acc>
+        %s_mv = pto.move %s_acc : !pto.tile<32x32xf32, acc> -> !pto.tile<32x32xf32, vec>
+        scf.yield %s_mv : !pto.tile<32x32xf32, vec>
+      }
+      %p = pto.exp %s : !pto.tile<32x32xf32, vec>
+      %p_bf = pto.cast %p : !pto.tile<32x32xf32, vec> -> !pto.tile<32x32xbf16, vec>
+      %p_left = pto.move %p_bf : !pto.tile<32x32xbf16, vec> -> !pto.tile<32x32xbf16, left>
+      %v_mat = pto.load %v[%j, 0] : !pto.tensor<256x64xbf16> -> !pto.tile<32x64xbf16, mat>
+      %v_right = pto.move %v_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, right>
+      %pv_acc = pto.matmul %p_left, %v_right : !pto.tile<32x32xbf16, left>, !pto.tile<32x64xbf16, right> -> !pto.tile<32x64xf32, acc>
+      %pv = pto.move %pv_acc : !pto.tile<32x64xf32, acc> -> !pto.tile<32x64xf32, vec>
+      %o_next = pto.add %o_acc, %pv : !pto.tile<32x64xf32, vec>
+      scf.yield %o_next : !pto.tile<32x64xf32, vec>
+    }
+    %out_1 = pto.store %o, %out_0[0, 0] : !pto.tile<32x64xf32, vec>, !pto.tensor<32x64xf32>
+    func.return %out_1 : !pto.tensor<32x64xf32>
+  }
+}
+
+// -----
+
+// The cube picks V in an scf.if before pushing S and uses it after popping P: the tile would have to be kept
+// for D iterations (an op with a region is not recomputed).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @if_value(%q: !pto.tensor<32x64xbf16>, %kt: !pto.tensor<64x256xbf16>,
+                          %v: !pto.tensor<256x64xbf16>,
+                          %out_0: !pto.tensor<32x64xf32> {pto.out}) -> !pto.tensor<32x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cend = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %q_mat = pto.load %q[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x64xbf16, mat>
+    %q_left = pto.move %q_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, left>
+    %o_init = pto.full %zero : f32 -> !pto.tile<32x64xf32, vec>
+    %o = scf.for %j = %c0 to %cend step %c32 iter_args(%o_acc = %o_init) -> (!pto.tile<32x64xf32, vec>) {
+      %k_mat = pto.load %kt[0, %j] : !pto.tensor<64x256xbf16> -> !pto.tile<64x32xbf16, mat>
+      %k_right = pto.move %k_mat : !pto.tile<64x32xbf16, mat> -> !pto.tile<64x32xbf16, right>
+      %first = arith.cmpi eq, %j, %c0 : index
+      %v_pick = scf.if %first -> (!pto.tile<32x64xbf16, right>) {
+        %v0_mat = pto.load %v[0, 0] : !pto.tensor<256x64xbf16> -> !pto.tile<32x64xbf16, mat>
+        %v0_right = pto.move %v0_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, right>
+        scf.yield %v0_right : !pto.tile<32x64xbf16, right>
+      } else {
+        %v1_mat = pto.load %v[%j, 0] : !pto.tensor<256x64xbf16> -> !pto.tile<32x64xbf16, mat>
+        %v1_right = pto.move %v1_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, right>
+        scf.yield %v1_right : !pto.tile<32x64xbf16, right>
+      }
+      %s_acc = pto.matmul %q_left, %k_right : !pto.tile<32x64xbf16, left>, !pto.tile<64x32xbf16, right> -> !pto.tile<32x32xf32, acc>
+      %s = pto.move %s_acc : !pto.tile<32x32xf32, acc> -> !pto.tile<32x32xf32, vec>
+      %p = pto.exp %s : !pto.tile<32x32xf32, vec>
+      %p_bf = pto.cast %p : !pto.tile<32x32xf32, vec> -> !pto.tile<32x32xbf16, vec>
+      %p_left = pto.move %p_bf : !pto.tile<32x32xbf16, vec> -> !pto.tile<32x32xbf16, left>
+      // expected-error@+1 {{skew-cross-core-pipeline: cannot skew this loop: the consume part uses a value the produce part computes in the same iteration ('scf.if'), which would have to live D iterations}}
+      %pv_acc = pto.matmul %p_left, %v_pick : !pto.tile<32x32xbf16, left>, !pto.tile<32x64xbf16, right> -> !pto.tile<32x64xf32, acc>
+      %pv = pto.move %pv_acc : !pto.tile<32x64xf32, acc> -> !pto.tile<32x64xf32, vec>
+      %o_next = pto.add %o_acc, %pv : !pto.tile<32x64xf32, vec>
+      scf.yield %o_next : !pto.tile<32x64xf32, vec>
+    }
+    %out_1 = pto.store %o, %out_0[0, 0] : !pto.tile<32x64xf32, vec>, !pto.tensor<32x64xf32>
+    func.return %out_1 : !pto.tensor<32x64xf32>
+  }
+}
+
+// -----
+
+// The kernel sets pto.slot_num = 2 and a distance of 2 needs 3 slots: the author's depth is not raised.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @given_depth(%q: !pto.tensor<32x64xbf16>, %kt: !pto.tensor<64x256xbf16>,
+                          %v: !pto.tensor<256x64xbf16>,
+                          %out_0: !pto.tensor<32x64xf32> {pto.out}) -> !pto.tensor<32x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>, pto.slot_num = 2 : i64} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cend = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %q_mat = pto.load %q[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x64xbf16, mat>
+    %q_left = pto.move %q_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, left>
+    %o_init = pto.full %zero : f32 -> !pto.tile<32x64xf32, vec>
+    // expected-error@+1 {{skew-cross-core-pipeline: a distance of 2 needs rings of 3 slots, and the kernel sets its depth (2); raise pto.slot_num or skew by less}}
+    %o = scf.for %j = %c0 to %cend step %c32 iter_args(%o_acc = %o_init) -> (!pto.tile<32x64xf32, vec>) {
+      %k_mat = pto.load %kt[0, %j] : !pto.tensor<64x256xbf16> -> !pto.tile<64x32xbf16, mat>
+      %k_right = pto.move %k_mat : !pto.tile<64x32xbf16, mat> -> !pto.tile<64x32xbf16, right>
+      %s_acc = pto.matmul %q_left, %k_right : !pto.tile<32x64xbf16, left>, !pto.tile<64x32xbf16, right> -> !pto.tile<32x32xf32, acc>
+      %s = pto.move %s_acc : !pto.tile<32x32xf32, acc> -> !pto.tile<32x32xf32, vec>
+      %p = pto.exp %s : !pto.tile<32x32xf32, vec>
+      %p_bf = pto.cast %p : !pto.tile<32x32xf32, vec> -> !pto.tile<32x32xbf16, vec>
+      %p_left = pto.move %p_bf : !pto.tile<32x32xbf16, vec> -> !pto.tile<32x32xbf16, left>
+      %v_mat = pto.load %v[%j, 0] : !pto.tensor<256x64xbf16> -> !pto.tile<32x64xbf16, mat>
+      %v_right = pto.move %v_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, right>
+      %pv_acc = pto.matmul %p_left, %v_right : !pto.tile<32x32xbf16, left>, !pto.tile<32x64xbf16, right> -> !pto.tile<32x64xf32, acc>
+      %pv = pto.move %pv_acc : !pto.tile<32x64xf32, acc> -> !pto.tile<32x64xf32, vec>
+      %o_next = pto.add %o_acc, %pv : !pto.tile<32x64xf32, vec>
+      scf.yield %o_next : !pto.tile<32x64xf32, vec>
+    }
+    %out_1 = pto.store %o, %out_0[0, 0] : !pto.tile<32x64xf32, vec>, !pto.tensor<32x64xf32>
+    func.return %out_1 : !pto.tensor<32x64xf32>
+  }
+}
+
+// -----
+
+// The cube loads V before pushing S and uses it after popping P, but the kernel writes V (after the loop): a
+// load of a tensor a core writes is not recomputed in the consume part (its value could differ there).
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @written_v(%q: !pto.tensor<32x64xbf16>, %kt: !pto.tensor<64x256xbf16>,
+                          %v: !pto.tensor<256x64xbf16> {pto.inout},
+                          %out_0: !pto.tensor<32x64xf32> {pto.out}) -> !pto.tensor<32x64xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cend = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %q_mat = pto.load %q[0, 0] : !pto.tensor<32x64xbf16> -> !pto.tile<32x64xbf16, mat>
+    %q_left = pto.move %q_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, left>
+    %o_init = pto.full %zero : f32 -> !pto.tile<32x64xf32, vec>
+    %o = scf.for %j = %c0 to %cend step %c32 iter_args(%o_acc = %o_init) -> (!pto.tile<32x64xf32, vec>) {
+      %k_mat = pto.load %kt[0, %j] : !pto.tensor<64x256xbf16> -> !pto.tile<64x32xbf16, mat>
+      %k_right = pto.move %k_mat : !pto.tile<64x32xbf16, mat> -> !pto.tile<64x32xbf16, right>
+      %v_mat = pto.load %v[%j, 0] : !pto.tensor<256x64xbf16> -> !pto.tile<32x64xbf16, mat>
+      %v_right = pto.move %v_mat : !pto.tile<32x64xbf16, mat> -> !pto.tile<32x64xbf16, right>
+      %s_acc = pto.matmul %q_left, %k_right : !pto.tile<32x64xbf16, left>, !pto.tile<64x32xbf16, right> -> !pto.tile<32x32xf32, acc>
+      %s = pto.move %s_acc : !pto.tile<32x32xf32, acc> -> !pto.tile<32x32xf32, vec>
+      %p = pto.exp %s : !pto.tile<32x32xf32, vec>
+      %p_bf = pto.cast %p : !pto.tile<32x32xf32, vec> -> !pto.tile<32x32xbf16, vec>
+      %p_left = pto.move %p_bf : !pto.tile<32x32xbf16, vec> -> !pto.tile<32x32xbf16, left>
+      // expected-error@+1 {{skew-cross-core-pipeline: cannot skew this loop: the consume part uses a value the produce part computes in the same iteration ('pto.load'), which would have to live D iterations}}
+      %pv_acc = pto.matmul %p_left, %v_right : !pto.tile<32x32xbf16, left>, !pto.tile<32x64xbf16, right> -> !pto.tile<32x64xf32, acc>
+      %pv = pto.move %pv_acc : !pto.tile<32x64xf32, acc> -> !pto.tile<32x64xf32, vec>
+      %o_next = pto.add %o_acc, %pv : !pto.tile<32x64xf32, vec>
+      scf.yield %o_next : !pto.tile<32x64xf32, vec>
+    }
+    %out_1 = pto.store %o, %out_0[0, 0] : !pto.tile<32x64xf32, vec>, !pto.tensor<32x64xf32>
+    %o_bf = pto.cast %o : !pto.tile<32x64xf32, vec> -> !pto.tile<32x64xbf16, vec>
+    %v_1 = pto.store %o_bf, %v[0, 0] : !pto.tile<32x64xbf16, vec>, !pto.tensor<256x64xbf16>
+    func.return %out_1 : !pto.tensor<32x64xf32>
+  }
+}
