@@ -27,7 +27,7 @@ from pypto_mlir.dialects.pto_types import target_of
 from pypto_mlir.timing.flow import releases_at_pop
 
 from ..common import FunctionKind, kind_of
-from .parts import Cut, Uncut, body_ops, plan_cut, written_params
+from .parts import Cut, GmSharing, Uncut, body_ops, plan_cut
 from .rings import POP, PUSH, Event, NoSkeleton, event_of, least_depth, op_events, ring_counts
 
 DEPTH_LIMIT = 16
@@ -181,16 +181,16 @@ def needed_depth(cuts: tuple[Cut, Cut], distance: int, trip: int | None, target:
 
 
 def _choose_cuts(ahead: scf.ForOp, side: CoreSide, peer: scf.ForOp, trip: int | None,
-                 target: str | None, readonly: frozenset[int]) -> tuple[Cut, Cut]:
+                 target: str | None, gm: GmSharing) -> tuple[Cut, Cut]:
     """The cuts of a site (module doc); raises `Uncut` / `NoSkeleton` with the first reason."""
     pop = first_pop(ahead)
     assert pop is not None
-    mine = plan_cut(ahead, side, pop, readonly)  # its Uncut is the site's why-not as it is
+    mine = plan_cut(ahead, side, pop, gm)  # its Uncut is the site's why-not as it is
     n = len(body_ops(peer))
     why: tuple[str, Operation] | None = None
     for c in [n, *range(n - 1, 0, -1)]:
         try:
-            other = plan_cut(peer, side.other, c, readonly)
+            other = plan_cut(peer, side.other, c, gm)
         except Uncut as e:
             why = why or (str(e), e.op)
             continue
@@ -258,8 +258,8 @@ def _site_of(site: Callable[..., SkewSite], lc: scf.ForOp, lv: scf.ForOp, target
     try:
         fc, fv = lc.parent_op(), lv.parent_op()
         assert isinstance(fc, func.FuncOp) and isinstance(fv, func.FuncOp)
-        readonly = frozenset(range(len(fc.body.block.args))) - written_params(fc) - written_params(fv)
-        cuts = _choose_cuts(loops[side], side, loops[side.other], trip, target, readonly)
+        gm = GmSharing.of(fc, fv)
+        cuts = _choose_cuts(loops[side], side, loops[side.other], trip, target, gm)
     except (Uncut, NoSkeleton) as e:
         return site(loops[side], loops[side.other], str(e), e.op, side)
     s = site(loops[side], loops[side.other], None, None, side)
