@@ -124,19 +124,24 @@ def first_pop(loop: scf.ForOp) -> int | None:
     return None
 
 
-def aligned(a: Cut, b: Cut) -> str | None:
-    """Whether the rings keep their order when both cuts are skewed by the same distance: per ring, the two sides
-    split its per-iteration transfers at the same count, or each side keeps them in one part; None, or why not."""
-    pa, pb = ring_counts(a.produce_events), ring_counts(b.produce_events)
+def ring_totals_differ(a: Cut, b: Cut) -> str | None:
+    """Why the two loops cannot be paired ring by ring: a ring with a different number of transfers per iteration
+    on the two cores (None: every ring matches)."""
     na, nb = ring_counts(a.produce_events + a.consume_events), ring_counts(b.produce_events + b.consume_events)
-    for ring in set(na) | set(nb):
+    for ring in sorted(set(na) | set(nb), key=lambda r: (r[0], r[1].bit)):
         if na.get(ring, 0) != nb.get(ring, 0):
             return (f"the two cores do {na.get(ring, 0)} and {nb.get(ring, 0)} transfers on the {ring[1].tag} ring "
                     f"of pipe {ring[0]} per iteration")
-        x, y, n = pa.get(ring, 0), pb.get(ring, 0), na.get(ring, 0)
-        if x != y and not (x in (0, n) and y in (0, n)):
-            return f"the {ring[1].tag} ring of pipe {ring[0]} would change its order"
     return None
+
+
+def aligned(a: Cut, b: Cut) -> bool:
+    """Whether the rings keep their order when both cuts are skewed by the same distance: per ring, the two sides
+    split its per-iteration transfers at the same count, or each side keeps them in one part."""
+    pa, pb = ring_counts(a.produce_events), ring_counts(b.produce_events)
+    total = ring_counts(a.produce_events + a.consume_events)
+    return all(pa.get(r, 0) == pb.get(r, 0) or (pa.get(r, 0) in (0, n) and pb.get(r, 0) in (0, n))
+               for r, n in total.items())
 
 
 def loop_stream(cut: Cut, distance: int, trip: int) -> list[Event]:
@@ -146,10 +151,6 @@ def loop_stream(cut: Cut, distance: int, trip: int) -> list[Event]:
         return (a + b) * trip
     d = min(distance, trip)
     return a * d + (a + b) * (trip - d) + b * d
-
-
-def _static_trip(loop: scf.ForOp) -> int | None:
-    return trip_count(loop)
 
 
 def kernel_streams(cuts: tuple[Cut, Cut], distance: int, trip: int) -> dict[CoreSide, list[Event]]:
@@ -164,7 +165,7 @@ def kernel_streams(cuts: tuple[Cut, Cut], distance: int, trip: int) -> dict[Core
             if op is cut.loop:
                 events.extend(loop_stream(cut, distance, trip))
             else:
-                events.extend(op_events(op, _static_trip))
+                events.extend(op_events(op, trip_count))
         out[cut.side] = events
     return out
 
@@ -194,10 +195,9 @@ def _choose_cuts(ahead: scf.ForOp, side: CoreSide, peer: scf.ForOp, trip: int | 
         except Uncut as e:
             why = why or (str(e), e.op)
             continue
-        mismatch = aligned(mine, other)
-        if mismatch is not None:
-            if other.whole and "per iteration" in mismatch:
-                raise Uncut(mismatch, peer)
+        if other.whole and (differ := ring_totals_differ(mine, other)) is not None:
+            raise Uncut(differ, peer)
+        if not aligned(mine, other):
             continue
         if needed_depth((mine, other), 2, trip, target) is None:
             why = why or ("no ring depth lets both cores run the skewed loops to their end", peer)
