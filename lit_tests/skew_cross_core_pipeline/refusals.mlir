@@ -236,3 +236,42 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %out_1 : !pto.tensor<32x64xf32>
   }
 }
+
+// -----
+
+// A generated kernel (tests/kernelgen) exchanging a scratch tensor through GM inside the loop: the cube stores
+// the product, the lanes load the previous iteration's (ExpandMixedKernel fences both orders with transfers, the
+// loop-carried one popped at the iteration's end).  Skewed, the next iteration's produce part would run before
+// that pop: a race the interpreter's race detector reports; the pass refuses the loop instead.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @gen_incore_0(%a0: !pto.tensor<15x32xbf16>, %w1: !pto.tensor<32x31xbf16>, %out2: !pto.tensor<15x31xf32> {pto.out}, %scratch3: !pto.tensor<15x31xf32> {pto.out}, %in4: !pto.tensor<18x32xf32>) -> !pto.tensor<15x31xf32> attributes {pto.kind = #pto.kind<incore>} {
+    %v2r, %c3r, %c4r, %c5r = scf.execute_region -> (!pto.tile<15x31xf32, vec, valid = [9, 23]>, index, index, index) {
+      %f1 = arith.constant 0.000000e+00 : f32
+      %v2 = pto.full %f1 : f32 -> !pto.tile<15x31xf32, vec, valid = [9, 23]>
+      %c3 = arith.constant 0 : index
+      %c4 = arith.constant 32 : index
+      %c5 = arith.constant 16 : index
+      scf.yield %v2, %c3, %c4, %c5 : !pto.tile<15x31xf32, vec, valid = [9, 23]>, index, index, index
+    }
+    %acc6 = scf.for %kk7 = %c3r to %c4r step %c5r iter_args(%s8 = %v2r) -> (!pto.tile<15x31xf32, vec, valid = [9, 23]>) {
+      %ld9 = pto.load %a0[0, %kk7] valid [9, 16] : !pto.tensor<15x32xbf16> -> !pto.tile<15x16xbf16, mat, valid = [9, 16]>
+      %mv10 = pto.move %ld9 : !pto.tile<15x16xbf16, mat, valid = [9, 16]> -> !pto.tile<15x16xbf16, left, valid = [9, 16]>
+      %ld11 = pto.load %w1[%kk7, 0] valid [16, 23] : !pto.tensor<32x31xbf16> -> !pto.tile<16x31xbf16, mat, valid = [16, 23]>
+      %mv12 = pto.move %ld11 : !pto.tile<16x31xbf16, mat, valid = [16, 23]> -> !pto.tile<16x31xbf16, right, valid = [16, 23]>
+      %mm13 = pto.matmul %mv10, %mv12 : !pto.tile<15x16xbf16, left, valid = [9, 16]>, !pto.tile<16x31xbf16, right, valid = [16, 23]> -> !pto.tile<15x31xf32, acc, valid = [9, 23]>
+      // expected-error@+1 {{skew-cross-core-pipeline: cannot skew this loop: the loop accesses a GM tensor the other core also accesses, one of them writing it: the skew would reorder those accesses against the transfers that order them}}
+      %ld14 = pto.load %scratch3[0, 0] valid [9, 23] : !pto.tensor<15x31xf32> -> !pto.tile<15x31xf32, vec, valid = [9, 23]>
+      %o15 = pto.store %mm13, %scratch3[0, 0] : !pto.tile<15x31xf32, acc, valid = [9, 23]>, !pto.tensor<15x31xf32>
+      %v16 = pto.add %s8, %ld14 : !pto.tile<15x31xf32, vec, valid = [9, 23]>
+      scf.yield %v16 : !pto.tile<15x31xf32, vec, valid = [9, 23]>
+    }
+    %ld18 = pto.load %in4[0, 0] : !pto.tensor<18x32xf32> -> !pto.tile<18x32xf32, vec>
+    %o20r = scf.execute_region -> (!pto.tensor<15x31xf32>) {
+      %sl19 = pto.slice %ld18[2, 0] valid [9, 23] : !pto.tile<18x32xf32, vec> -> !pto.tile<15x31xf32, vec, valid = [9, 23]>
+      %v17 = pto.mul %acc6, %sl19 : !pto.tile<15x31xf32, vec, valid = [9, 23]>
+      %o20 = pto.store %v17, %out2[0, 0] : !pto.tile<15x31xf32, vec, valid = [9, 23]>, !pto.tensor<15x31xf32>
+      scf.yield %o20 : !pto.tensor<15x31xf32>
+    }
+    func.return %o20r : !pto.tensor<15x31xf32>
+  }
+}

@@ -13,7 +13,10 @@ It may when (each rule's refusal is a why-not sentence):
 - each loop-carried value (`iter_args`) belongs to one part: the part that computes what the `scf.yield` gives
   it, or that reads it; the produce part reading a value the consume part carries is "the produce part depends on
   the consume part of an earlier iteration" -- the skew would read it D iterations too early;
-- no GM tensor written in one part is read or written in the other (their order on this core changes).
+- no GM tensor written in one part is read or written in the other (their order on this core changes), and the
+  body accesses no GM tensor the other core also accesses with a write by either: a transfer in one iteration's
+  consume part (a GM fence's pop at the iteration's end) orders accesses in the next iteration's produce part,
+  which the skew runs first.
 """
 
 from __future__ import annotations
@@ -90,20 +93,21 @@ def _recomputable(op: Operation, readonly: frozenset[int]) -> bool:
                for r in roots)
 
 
-def written_params(f: func.FuncOp) -> set[int]:
-    """The indices of the parameters of `f` some op of it may write (through `tensor_roots`)."""
+def _param_roots(f: func.FuncOp, op: Operation, which: str, memo: dict) -> set[int]:
+    """The indices of the parameters of `f` the GM accesses of `op` (nested ones included) read or write."""
     out: set[int] = set()
-    memo: dict = {}
-    for op in f.walk():
-        trait = op.get_trait(GmAccess)
+    for inner in op.walk():
+        trait = inner.get_trait(GmAccess)
         if trait is None:
             continue
-        for v in trait.written_tensors(op):
+        values = trait.read_tensors(inner) if which == "read" else trait.written_tensors(inner)
+        for v in values:
             out |= {r.index for r in tensor_roots(v, memo) if isinstance(r, BlockArgument) and r.block is f.body.block}
     return out
 
 
 def _gm_roots(ops: list[Operation]) -> tuple[set[SSAValue], set[SSAValue]]:
+    """(the GM tensors `ops` read, those they write), as `tensor_roots`."""
     reads: set[SSAValue] = set()
     writes: set[SSAValue] = set()
     memo: dict = {}
@@ -119,9 +123,30 @@ def _gm_roots(ops: list[Operation]) -> tuple[set[SSAValue], set[SSAValue]]:
     return reads, writes
 
 
-def plan_cut(loop: scf.ForOp, side: CoreSide, cut: int, readonly: frozenset[int]) -> Cut:
-    """The cut of `loop`'s body after its first `cut` ops, if valid (module doc); raises `Uncut`.  `readonly`: the
-    parameters of the Group neither core writes (by index)."""
+@dataclass(frozen=True)
+class GmSharing:
+    """Which Group parameters (by index; both members take the Group's list) the two cores share in GM."""
+
+    readonly: frozenset[int]
+    """Written by neither core."""
+    shared: frozenset[int]
+    """Written by one core and read or written by the other."""
+
+    @staticmethod
+    def of(aic: func.FuncOp, aiv: func.FuncOp) -> GmSharing:
+        sets = []
+        for f in (aic, aiv):
+            memo: dict = {}
+            sets.append((_param_roots(f, f, "read", memo), _param_roots(f, f, "write", memo)))
+        (rc, wc), (rv, wv) = sets
+        n = len(aic.body.block.args)
+        return GmSharing(frozenset(range(n)) - wc - wv, frozenset((wc & (rv | wv)) | (wv & rc)))
+
+
+def plan_cut(loop: scf.ForOp, side: CoreSide, cut: int, gm: GmSharing) -> Cut:
+    """The cut of `loop`'s body after its first `cut` ops, if valid (module doc); raises `Uncut`.  `gm`: which
+    Group parameters the cores share."""
+    readonly = gm.readonly
     ops = body_ops(loop)
     top = _top_index(loop)
     events: list[list[Event]] = []
@@ -185,6 +210,16 @@ def plan_cut(loop: scf.ForOp, side: CoreSide, cut: int, readonly: frozenset[int]
                         "would advance D iterations too far", user)
         if every == {True}:
             produce_args.append(i)
+
+    # GM shared with the other core: the transfers that order those accesses (ExpandMixedKernel's fences, or a
+    # data transfer that already orders them) would be reordered against them across iterations
+    f = loop.parent_op()
+    if 0 < cut < len(ops) and isinstance(f, func.FuncOp):
+        memo: dict = {}
+        for op in ops:
+            if (_param_roots(f, op, "read", memo) | _param_roots(f, op, "write", memo)) & gm.shared:
+                raise Uncut("the loop accesses a GM tensor the other core also accesses, one of them writing it: the "
+                            "skew would reorder those accesses against the transfers that order them", op)
 
     # GM order on this core
     reads_p, writes_p = _gm_roots(ops[:cut])

@@ -18,14 +18,15 @@ from xdsl.passes import ModulePass
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import pipe_init_of
+from pypto_mlir.dialects.pto_traits import CoreSide
 from pypto_mlir.dialects.pto_types import FuncInt, int_attr_of
 from pypto_mlir.verify import ensure_verified
 
 from ..analysis.budget import depth_fits
 from ..common import require_target, set_ring_depth
 from ..decisions import op_ref, record
-from .parts import Cut
 from .rewrite import skew_loop
+from .rings import NoSkeleton
 from .sites import SkewSite, needed_depth, skew_candidates
 
 PASS_NAME = "skew-cross-core-pipeline"
@@ -76,7 +77,10 @@ def apply_skew(module: ModuleOp, site: SkewSite, distance: int) -> SkewResult:
     aic, aiv = funcs[site.aic], funcs[site.aiv]
     init = pipe_init_of(aic)
     before = init.depth if init is not None else 0
-    need = needed_depth(site.cuts, distance, site.trip, target)
+    try:
+        need = needed_depth(site.cuts, distance, site.trip, target)
+    except NoSkeleton as e:
+        raise SkewRefused(f"{PASS_NAME}: cannot skew this loop: {e}", op=e.op) from None
     if need is None:
         raise SkewRefused(f"{PASS_NAME}: with a distance of {distance}, no ring depth lets both cores run the "
                           f"skewed loop to its end", op=site.loop)
@@ -99,14 +103,11 @@ def apply_skew(module: ModuleOp, site: SkewSite, distance: int) -> SkewResult:
         if cut.whole:
             continue
         used = skew_loop(cut, distance)
-        rewritten.append(site.aic if cut.side.name == "AIC" else site.aiv)
+        if used:
+            rewritten.append(site.aic if cut.side is CoreSide.AIC else site.aiv)
     rings = {str(e.ring[1].tag) + f"#{e.ring[0]}" for cut in site.cuts for e in cut.produce_events + cut.consume_events}
     return SkewResult(used, "none-needed" if site.trip is not None else "runtime-bounds",
                       {r: need for r in sorted(rings)}, before, after, tuple(rewritten))
-
-
-def _rewritten_cut(cut: Cut) -> bool:
-    return not cut.whole
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from pypto_mlir.dialects.pto_types import target_of
 from pypto_mlir.timing.flow import releases_at_pop
 
 from ..common import FunctionKind, kind_of
-from .parts import Cut, Uncut, body_ops, plan_cut, written_params
+from .parts import Cut, GmSharing, Uncut, body_ops, plan_cut
 from .rings import POP, PUSH, Event, NoSkeleton, event_of, least_depth, op_events, ring_counts
 
 DEPTH_LIMIT = 16
@@ -124,19 +124,24 @@ def first_pop(loop: scf.ForOp) -> int | None:
     return None
 
 
-def aligned(a: Cut, b: Cut) -> str | None:
-    """Whether the rings keep their order when both cuts are skewed by the same distance: per ring, the two sides
-    split its per-iteration transfers at the same count, or each side keeps them in one part; None, or why not."""
-    pa, pb = ring_counts(a.produce_events), ring_counts(b.produce_events)
+def ring_totals_differ(a: Cut, b: Cut) -> str | None:
+    """Why the two loops cannot be paired ring by ring: a ring with a different number of transfers per iteration
+    on the two cores (None: every ring matches)."""
     na, nb = ring_counts(a.produce_events + a.consume_events), ring_counts(b.produce_events + b.consume_events)
-    for ring in set(na) | set(nb):
+    for ring in sorted(set(na) | set(nb), key=lambda r: (r[0], r[1].bit)):
         if na.get(ring, 0) != nb.get(ring, 0):
             return (f"the two cores do {na.get(ring, 0)} and {nb.get(ring, 0)} transfers on the {ring[1].tag} ring "
                     f"of pipe {ring[0]} per iteration")
-        x, y, n = pa.get(ring, 0), pb.get(ring, 0), na.get(ring, 0)
-        if x != y and not (x in (0, n) and y in (0, n)):
-            return f"the {ring[1].tag} ring of pipe {ring[0]} would change its order"
     return None
+
+
+def aligned(a: Cut, b: Cut) -> bool:
+    """Whether the rings keep their order when both cuts are skewed by the same distance: per ring, the two sides
+    split its per-iteration transfers at the same count, or each side keeps them in one part."""
+    pa, pb = ring_counts(a.produce_events), ring_counts(b.produce_events)
+    total = ring_counts(a.produce_events + a.consume_events)
+    return all(pa.get(r, 0) == pb.get(r, 0) or (pa.get(r, 0) in (0, n) and pb.get(r, 0) in (0, n))
+               for r, n in total.items())
 
 
 def loop_stream(cut: Cut, distance: int, trip: int) -> list[Event]:
@@ -146,10 +151,6 @@ def loop_stream(cut: Cut, distance: int, trip: int) -> list[Event]:
         return (a + b) * trip
     d = min(distance, trip)
     return a * d + (a + b) * (trip - d) + b * d
-
-
-def _static_trip(loop: scf.ForOp) -> int | None:
-    return trip_count(loop)
 
 
 def kernel_streams(cuts: tuple[Cut, Cut], distance: int, trip: int) -> dict[CoreSide, list[Event]]:
@@ -164,7 +165,7 @@ def kernel_streams(cuts: tuple[Cut, Cut], distance: int, trip: int) -> dict[Core
             if op is cut.loop:
                 events.extend(loop_stream(cut, distance, trip))
             else:
-                events.extend(op_events(op, _static_trip))
+                events.extend(op_events(op, trip_count))
         out[cut.side] = events
     return out
 
@@ -181,23 +182,22 @@ def needed_depth(cuts: tuple[Cut, Cut], distance: int, trip: int | None, target:
 
 
 def _choose_cuts(ahead: scf.ForOp, side: CoreSide, peer: scf.ForOp, trip: int | None,
-                 target: str | None, readonly: frozenset[int]) -> tuple[Cut, Cut]:
+                 target: str | None, gm: GmSharing) -> tuple[Cut, Cut]:
     """The cuts of a site (module doc); raises `Uncut` / `NoSkeleton` with the first reason."""
     pop = first_pop(ahead)
     assert pop is not None
-    mine = plan_cut(ahead, side, pop, readonly)  # its Uncut is the site's why-not as it is
+    mine = plan_cut(ahead, side, pop, gm)  # its Uncut is the site's why-not as it is
     n = len(body_ops(peer))
     why: tuple[str, Operation] | None = None
     for c in [n, *range(n - 1, 0, -1)]:
         try:
-            other = plan_cut(peer, side.other, c, readonly)
+            other = plan_cut(peer, side.other, c, gm)
         except Uncut as e:
             why = why or (str(e), e.op)
             continue
-        mismatch = aligned(mine, other)
-        if mismatch is not None:
-            if other.whole and "per iteration" in mismatch:
-                raise Uncut(mismatch, peer)
+        if other.whole and (differ := ring_totals_differ(mine, other)) is not None:
+            raise Uncut(differ, peer)
+        if not aligned(mine, other):
             continue
         if needed_depth((mine, other), 2, trip, target) is None:
             why = why or ("no ring depth lets both cores run the skewed loops to their end", peer)
@@ -258,8 +258,8 @@ def _site_of(site: Callable[..., SkewSite], lc: scf.ForOp, lv: scf.ForOp, target
     try:
         fc, fv = lc.parent_op(), lv.parent_op()
         assert isinstance(fc, func.FuncOp) and isinstance(fv, func.FuncOp)
-        readonly = frozenset(range(len(fc.body.block.args))) - written_params(fc) - written_params(fv)
-        cuts = _choose_cuts(loops[side], side, loops[side.other], trip, target, readonly)
+        gm = GmSharing.of(fc, fv)
+        cuts = _choose_cuts(loops[side], side, loops[side.other], trip, target, gm)
     except (Uncut, NoSkeleton) as e:
         return site(loops[side], loops[side.other], str(e), e.op, side)
     s = site(loops[side], loops[side.other], None, None, side)
