@@ -134,7 +134,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // @fenced: the cube stores a tile to %ws and the lanes read it back in the same iteration (a cross-core RAW
   // through GM, fenced by a token the cube pushes; the next iteration's store waits for the token the lanes push
   // back after their read: the carried WAR).  A skew would run the cube's next store before the lanes' read, so
-  // the choice does not skew a loop that shares a GM tensor between the cores, and says so.
+  // the skew rewrite does not offer a loop that shares a GM tensor between the cores, and the report says why.
   // CHECK-LABEL: func.func @fenced_aic(
   // CHECK:         scf.for
   // CHECK-NOT:     scf.for
@@ -143,9 +143,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-NOT:     scf.for
   // CHECK-LABEL: func.func @fenced(
   // REPORT-A2A3-LABEL: kernel @fenced:
-  // REPORT-A2A3:       skew: scf.for at {{.*}}skew_chosen.mlir:156:5 not skewed: the loop accesses a GM tensor the other core accesses too ('pto.store'), an order the cores keep through their transfers, which a skew would reorder
+  // REPORT-A2A3:       skew: scf.for at {{.*}}skew_chosen.mlir:156:5 not skewed: the loop accesses a GM tensor the other core also accesses, one of them writing it: the skew would reorder those accesses against the transfers that order them
   // REPORT-A5-LABEL:   kernel @fenced:
-  // REPORT-A5:         skew: scf.for at <stdin>:156:5 not skewed: the loop accesses a GM tensor the other core accesses too ('pto.store'), an order the cores keep through their transfers, which a skew would reorder
+  // REPORT-A5:         skew: scf.for at <stdin>:156:5 not skewed: the loop accesses a GM tensor the other core also accesses, one of them writing it: the skew would reorder those accesses against the transfers that order them
   func.func @fenced(%x: !pto.tensor<32x16xf32>, %ws: !pto.tensor<16x16xf32> {pto.inout},
                     %out: !pto.tensor<32x16xf32> {pto.out}) -> !pto.tensor<32x16xf32>
       attributes {pto.kind = #pto.kind<incore>} {

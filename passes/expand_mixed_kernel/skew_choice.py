@@ -41,7 +41,6 @@ from pypto_mlir.dialects.pto_traits import CoreSide, PipePop, PipePush
 from pypto_mlir.dialects.pto_types import MEMORY_SPACES, FuncInt, TensorType, int_attr_of, memory_capacity
 
 from ..analysis.budget import MemoryBudget
-from ..analysis.hazards import gm_accesses, param_aliases
 from ..decisions import op_ref, record
 from .phase import PASS_NAME, half_name
 from ..common import set_ring_depth
@@ -71,8 +70,6 @@ class SkewSite(Protocol):
     """The loop's trip count when static."""
     loop: Operation
     """The loop of the side that runs ahead, for the report's location."""
-    peer_loop: Operation | None
-    """The other side's loop."""
     ahead: CoreSide | None
     why_not: str | None
     """Why the rewrite cannot skew it (None: it can)."""
@@ -138,33 +135,6 @@ def exchanges_both_ways_in_a_loop(f: func.FuncOp) -> bool:
             if any(op.has_trait(PipePush) for op in ops) and any(op.has_trait(PipePop) for op in ops):
                 return True
     return False
-
-
-def shared_gm_in_loop(module: ModuleOp, kernel: str, loops: list[Operation]) -> Operation | None:
-    """A GM access inside `loops` to a Group parameter that the other core also accesses, one of the two writing
-    (the first such op), or None.  The two cores order such accesses through their transfers (ExpandMixedKernel's
-    GM fences are tiles pushed and popped in the loop), and a skew runs one core's produce part D iterations
-    before the pops of the iterations it used to follow: a fence in the loop would no longer order them.  Until
-    the skew rewrite reasons about those orders, the choice does not skew such a loop (docs/not-yet-done.md)."""
-    funcs = _funcs(module)
-    aliases = param_aliases(module)
-    per_side: dict[CoreSide, list[tuple[Operation, bool, set[int]]]] = {}
-    for side in CoreSide:
-        f = funcs[half_name(kernel, side)]
-        params = list(f.body.block.args) if f.body.blocks else []
-        found = []
-        for a in gm_accesses(list(f.walk()), lambda _op, s=side: s, aliases):
-            idx = {params.index(r) for r in a.roots if r in params}
-            if idx:
-                found.append((a.op, a.write, idx))
-        per_side[side] = found
-    inside = {op for loop in loops for op in loop.walk()}
-    for side in CoreSide:
-        other = per_side[CoreSide.AIV if side is CoreSide.AIC else CoreSide.AIC]
-        for op, write, idx in per_side[side]:
-            if op in inside and any((write or w) and idx & j for _, w, j in other):
-                return op
-    return None
 
 
 def _sites_of(rewriter: SkewRewriter, module: ModuleOp, kernel: str) -> list[SkewSite]:
@@ -250,13 +220,6 @@ def choose_skews(module: ModuleOp, kernels: list[str], target: str, baseline: di
         why = _timeable(module, kernel)
         if why is not None:
             record(PASS_NAME, kernel, "skew", skewed=False, **loop, reason=why)
-            continue
-        loops = [lp for s in sites if s.why_not is None for lp in (s.loop, s.peer_loop) if lp is not None]
-        shared = shared_gm_in_loop(module, kernel, loops)
-        if shared is not None:
-            record(PASS_NAME, kernel, "skew", skewed=False, **loop, shared=op_ref(shared),
-                   reason=f"the loop accesses a GM tensor the other core accesses too ('{shared.name}'), an order "
-                   "the cores keep through their transfers, which a skew would reorder")
             continue
         if model is None:
             raise MissingSkewRewriter(

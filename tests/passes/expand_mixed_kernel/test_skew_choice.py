@@ -39,7 +39,6 @@ class Site:
     kernel: str
     trip: int
     loop: object
-    peer_loop: object = None
     ahead: object = None
     why_not: str | None = None
 

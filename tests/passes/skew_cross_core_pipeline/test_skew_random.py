@@ -24,7 +24,7 @@ SETTINGS = settings(
     derandomize=os.environ.get("PYPTO_KERNELGEN_RANDOM") is None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-EXPAND = ["lower-auto-vector-split", "expand-mixed-kernel"]
+EXPAND = ["lower-auto-vector-split", "expand-mixed-kernel{skew=off}"]
 
 
 @SETTINGS
