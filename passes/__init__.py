@@ -113,7 +113,8 @@ PASSES: dict[str, PassInfo] = {
         ),
         PassInfo(
             "choose-ring-depth",
-            "ExpandMixedKernel phase 8: the ring depth of split kernels that set none, from the timing model",
+            "ExpandMixedKernel phase 8: the ring depth of split kernels that set none, then the skew of their round-trip "
+            "loops (skew=auto|off), from the timing model",
             _emk_phase("ChooseRingDepthPass"),
         ),
         PassInfo(
