@@ -74,8 +74,9 @@ def test_half_names():
     assert kernel_of_half("_aiv", CoreSide.AIV) is None
 
 
-# pto-isa's flow-control rules (when a push waits, who signals free) are facts, not a timing: the skew rewrite
-# proves a skewed loop free of deadlock with them (passes/skew_cross_core_pipeline/rings.py, issue 42).
+# pto-isa's flow-control rules (when a push waits, when the consumer signals free: counters, no cost) are not the
+# timing model: the skew pass proves its schedules free of deadlock with them (passes/skew_cross_core_pipeline/
+# rings.py), and their one home is timing/flow.py.
 FLOW_RULES = "pypto_mlir.timing.flow"
 
 
