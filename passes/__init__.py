@@ -51,6 +51,12 @@ def _verify_expanded() -> type[ModulePass]:
     return VerifyMixedKernelExpandedPass
 
 
+def _skew() -> type[ModulePass]:
+    from .skew_cross_core_pipeline import SkewCrossCorePipelinePass
+
+    return SkewCrossCorePipelinePass
+
+
 def _verify_budget() -> type[ModulePass]:
     from .budget.verify_budget import VerifyBudgetPass
 
@@ -107,8 +113,14 @@ PASSES: dict[str, PassInfo] = {
         ),
         PassInfo(
             "choose-ring-depth",
-            "ExpandMixedKernel phase 8: the ring depth of split kernels that set none, from the timing model",
+            "ExpandMixedKernel phase 8: the ring depth of split kernels that set none, then the skew of their round-trip "
+            "loops (skew=auto|off), from the timing model",
             _emk_phase("ChooseRingDepthPass"),
+        ),
+        PassInfo(
+            "skew-cross-core-pipeline",
+            "Run the side of a round-trip loop that pushes first D iterations ahead (over expanded kernels)",
+            _skew,
         ),
         PassInfo(
             "verify-budget",

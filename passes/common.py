@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import ReserveBufferOp, pipe_init_of
 from pypto_mlir.dialects.pto_types import (  # noqa: F401 (FunctionKind, kind_of, set_kind: re-exports)
     FunctionKind,
     kind_of,
@@ -99,3 +100,15 @@ def old_heap_frozen() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+def set_ring_depth(f: func.FuncOp, depth: int) -> None:
+    """Give the pipe of `f` `depth` slots: its (first) initializer's `slot_num`, and the size of every
+    `reserve_buffer` of `f` (slot_size x depth).  The one rewrite of a ring depth (the ring depth choice of
+    ExpandMixedKernel and the skew pass use it)."""
+    init = pipe_init_of(f)
+    assert init is not None
+    init.slot_num = IntegerAttr(depth, i64)
+    for op in f.walk():
+        if isinstance(op, ReserveBufferOp):
+            op.size = IntegerAttr(init.slot_bytes * depth, i64)

@@ -220,7 +220,7 @@ def test_passes_that_declare_they_change_nothing_leave_the_module_as_it_was():
     [
         # an unknown option, written with an underscore: named with the dash the pass's option list uses
         ("expand-mixed-kernel{ring_dep=2}", "unknown option 'ring-dep' for pass 'expand-mixed-kernel' (options of "
-         "'expand-mixed-kernel': ring-depth)", "                    ^^^^^^^^"),
+         "'expand-mixed-kernel': ring-depth, skew)", "                    ^^^^^^^^"),
         # a value of the wrong type, and one the pass refuses itself: the option is spelled one way only
         ("lower-auto-vector-split{remarks=maybe}", "bad value 'maybe' for option 'remarks' of pass "
          "'lower-auto-vector-split': expected true or false", "                        ^^^^^^^"),
@@ -243,4 +243,4 @@ def test_describe_pass_round_trips_and_quotes_only_what_needs_it():
     assert parse_pipeline(describe_pass(p), REG) == (p,)
     (q,) = parse_pipeline("expand-mixed-kernel")
     assert describe_pass(q) == "expand-mixed-kernel"
-    assert describe_pass(q, include_default=True) == "expand-mixed-kernel{ring-depth=auto}"
+    assert describe_pass(q, include_default=True) == "expand-mixed-kernel{ring-depth=auto skew=auto}"

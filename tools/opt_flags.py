@@ -54,6 +54,8 @@ _STATISTICS = (
     ("ExpandMixedKernel", "gm-fences", "GM fences between the cores", lambda k: len(k.get("fences", ()))),
     ("ExpandMixedKernel", "ring-depths-chosen", "Rings deepened beyond the default by the timing model",
      lambda k: bool(k.get("ring_depth", {}).get("chosen"))),
+    ("ExpandMixedKernel", "loops-skewed", "Round-trip loops skewed by the timing model (cross-core pipelining)",
+     lambda k: bool(k.get("skew", {}).get("skewed"))),
 )
 
 

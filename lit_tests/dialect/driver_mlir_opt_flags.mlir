@@ -64,7 +64,10 @@
 // option says which options it has.
 // RUN: not pypto-opt %s -p 'builtin.module(expand-mixed-kernel{no-such-option=1})' 2>&1 | filecheck %s --check-prefix=OPTION
 // RUN: not pypto-opt %s --expand-mixed-kernel=no-such-option=1 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION:      pypto-opt: error: unknown option 'no-such-option' for pass 'expand-mixed-kernel' (options of 'expand-mixed-kernel': ring-depth)
+// OPTION:      pypto-opt: error: unknown option 'no-such-option' for pass 'expand-mixed-kernel' (options of 'expand-mixed-kernel': ring-depth, skew)
+// A bad value of the skew option (`auto` or `off`) says which values it takes.
+// RUN: not pypto-opt %s -p 'expand-mixed-kernel{skew=on}' 2>&1 | filecheck %s --check-prefix=SKEW-VALUE
+// SKEW-VALUE:  pypto-opt: error: bad value 'on' for option 'skew' of pass 'expand-mixed-kernel': expand-mixed-kernel: unknown skew 'on'; expected one of auto, off (auto: skew a round-trip loop where the timing model shows a gain; off: never skew) (options of 'expand-mixed-kernel': ring-depth, skew)
 
 // A nested anchor is refused with the reason, the spec and a caret under the anchor.
 // RUN: not pypto-opt %s --pass-pipeline='builtin.module(func.func(expand-mixed-kernel))' 2>&1 | filecheck %s --check-prefix=ANCHOR --strict-whitespace

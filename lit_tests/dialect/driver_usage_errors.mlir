@@ -8,7 +8,7 @@
 // Unknown pass in -p (plain and builtin.module(...) forms).
 // RUN: not pypto-opt %s -p lower-auto-vector-split,no-such-pass 2>&1 | filecheck %s --check-prefix=PASS
 // RUN: not pypto-opt %s -p 'builtin.module(no-such-pass)' 2>&1 | filecheck %s --check-prefix=PASS
-// PASS: pypto-opt: error: unknown pass 'no-such-pass' in the pipeline (available: lower-auto-vector-split, expand-mixed-kernel, insert-gm-fences, split-mixed-kernel, insert-tfree, setup-pipes, normalize-group-abi, adapt-manual-pushes, verify-mixed-kernel-expanded, choose-ring-depth, verify-budget)
+// PASS: pypto-opt: error: unknown pass 'no-such-pass' in the pipeline (available: lower-auto-vector-split, expand-mixed-kernel, insert-gm-fences, split-mixed-kernel, insert-tfree, setup-pipes, normalize-group-abi, adapt-manual-pushes, verify-mixed-kernel-expanded, choose-ring-depth, skew-cross-core-pipeline, verify-budget)
 
 // Missing input file; a directory (unreadable as a file).
 // RUN: not pypto-opt %t.does-not-exist.mlir 2>&1 | filecheck %s --check-prefix=MISSING

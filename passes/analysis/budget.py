@@ -25,14 +25,15 @@ pass (`passes/budget/verify_budget.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import func, scf
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 
-from pypto_mlir.dialects.pto_ops import TPOP_OPS, ReserveBufferOp, SplitAivScopeOp, YieldOp
+from pypto_mlir.dialects.pto_ops import TPOP_OPS, ReserveBufferOp, SplitAivScopeOp, YieldOp, pipe_init_of
 from pypto_mlir.dialects.pto_traits import CoreSide, SlotView
-from pypto_mlir.dialects.pto_types import FunctionKind, TileType, kind_of, tile_bytes
+from pypto_mlir.dialects.pto_types import FunctionKind, TileType, kind_of, memory_capacity, tile_bytes
 
 RING_SPACE = {side: side.ring_space for side in CoreSide}
 """Where a core's consumer-side ring lives (`CoreSide.ring_space`), by side."""
@@ -282,3 +283,31 @@ def _ancestor_in(block: Block, op: Operation) -> Operation | None:
 
 
 __all__ = ["Buffer", "MemoryBudget", "RING_SPACE", "SpacePeak", "side_of"]
+
+
+def _ring_room(f: func.FuncOp, side: CoreSide, target: str) -> tuple[int | None, int]:
+    """(bytes the ring's space of `f`'s core has left beside its live tiles at their peak, or None when the
+    space has no stated capacity; how many rings `f` reserves there)."""
+    budget = MemoryBudget(f, side)
+    space = RING_SPACE[side]
+    peak = budget.peaks.get(space)
+    rings = sum(b.bytes for b in budget.rings)
+    capacity = memory_capacity(target, space)
+    if capacity is None:
+        return None, len(budget.rings)
+    return capacity - ((peak.bytes if peak is not None else 0) - rings), len(budget.rings)
+
+
+def depth_fits(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> Callable[[int], bool]:
+    """Whether both cores of an expanded pair hold its pipe's rings at a depth beside their live tiles at their
+    peak, as a test of the depth (each core's room is computed once; the ring depth choice of ExpandMixedKernel
+    and the skew pass ask it)."""
+    init = pipe_init_of(aic)
+    assert init is not None
+    slot = init.slot_bytes
+    rooms = [_ring_room(aic, CoreSide.AIC, target), _ring_room(aiv, CoreSide.AIV, target)]
+
+    def fits(d: int) -> bool:
+        return all(room is None or rings == 0 or slot * d * rings <= room for room, rings in rooms)
+
+    return fits

@@ -9,11 +9,16 @@ nor `pto.local_slot_num` has the shallowest depth, from the default 2 up to PTOA
 the memory budget, that reaches the best modelled makespan (`ring_depth.py`; the `slot_num` of both
 initializers and the size of the reserves change, nothing else); `ring-depth=fixed` keeps the default, as the
 reference.  Every choice is a "ring_depth" entry of the decision log.  Then `pto.protocol_pending` is removed
-from every function: the protocol of the pairs is complete.  Running it again changes nothing.
+from every function: the protocol of the pairs is complete.  Then, with `skew=auto` (the default), each of those
+pairs with a loop whose cores exchange tiles both ways gets the skew (`skew-cross-core-pipeline`, distance D) and
+the ring depth the model finds best together, or stays as it is where no skew shortens the modelled makespan
+(`skew_choice.py`; a "skew" entry of the decision log); `skew=off` skews nothing.  Running it again changes
+nothing (the pending flags are gone, so no pair is considered twice).
 
-The timing comes from a cost model the pass is handed (`RingCostModel`); `run_pipeline` hands the default one
-(`pypto_mlir.interpreter.ring_cost`, through `pipeline.DefaultRingCostModel`), so this pass imports no
-interpreter.
+The timing comes from a cost model the pass is handed (`RingCostModel`), and the skew from a rewriter it is handed
+(`SkewRewriter`); `run_pipeline` hands the default ones (`pypto_mlir.interpreter.ring_cost` through
+`pipeline.DefaultRingCostModel`, the skew pass through `pipeline.DefaultSkewRewriter`), so this pass imports
+neither the interpreter nor another pass.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pypto_mlir.dialects.pto_types import FuncInt, int_attr_of
 from .phase import ExpansionPhase, ExpansionState, clear_pending, pending_pairs, require_split
 from .pipe_setup import pipe_setup_due
 from .ring_depth import RING_DEPTHS, RingCostModel, choose_ring_depths
+from .skew_choice import SKEW_MODES, SkewRewriter, choose_skews
 
 
 def check_ring_depth_option(value: str, pass_name: str) -> None:
@@ -40,18 +46,37 @@ def check_ring_depth_option(value: str, pass_name: str) -> None:
         )
 
 
+def check_skew_option(value: str, pass_name: str) -> None:
+    if value not in SKEW_MODES:
+        raise ValueError(
+            f"{pass_name}: unknown skew '{value}'; expected one of {', '.join(SKEW_MODES)} "
+            "(auto: skew a round-trip loop where the timing model shows a gain; off: never skew)"
+        )
+
+
 @dataclass(frozen=True)
 class CostModelUser:
-    """A pass that takes a `RingCostModel`. The model is not a field (the pass's spec, its options and their
-    messages are the dataclass fields): the class says None, and `with_cost_model` gives a copy its own."""
+    """A pass that takes a `RingCostModel` and a `SkewRewriter`. Neither is a field (the pass's spec, its options
+    and their messages are the dataclass fields): the class says None, and `with_cost_model` /
+    `with_skew_rewriter` give a copy its own."""
 
     cost_model: ClassVar[RingCostModel | None] = None
+    skew_rewriter: ClassVar[SkewRewriter | None] = None
+
+    def _with(self, field: str, value: object):
+        copy = dataclasses.replace(self)
+        for name in ("cost_model", "skew_rewriter"):
+            object.__setattr__(copy, name, getattr(self, name))
+        object.__setattr__(copy, field, value)
+        return copy
 
     def with_cost_model(self, model: RingCostModel | None):
         """A copy of this pass that times with `model`."""
-        copy = dataclasses.replace(self)
-        object.__setattr__(copy, "cost_model", model)
-        return copy
+        return self._with("cost_model", model)
+
+    def with_skew_rewriter(self, rewriter: SkewRewriter | None):
+        """A copy of this pass that skews loops with `rewriter`."""
+        return self._with("skew_rewriter", rewriter)
 
 
 @dataclass(frozen=True)
@@ -63,8 +88,12 @@ class ChooseRingDepthPass(CostModelUser, ExpansionPhase):
     ring_depth: str = "auto"
     """`auto`: the timing model chooses; `fixed`: the default depth 2."""
 
+    skew: str = "auto"
+    """`auto`: skew a round-trip loop where the timing model shows a gain; `off`: never."""
+
     def __post_init__(self) -> None:
         check_ring_depth_option(self.ring_depth, self.name)
+        check_skew_option(self.skew, self.name)
 
     def run(self, module: ModuleOp, state: ExpansionState) -> None:
         require_split(module, self.name)
@@ -82,6 +111,11 @@ class ChooseRingDepthPass(CostModelUser, ExpansionPhase):
             kernel for kernel, aic, _ in pairs
             if int_attr_of(aic, FuncInt.SLOT_NUM) is None and int_attr_of(aic, FuncInt.LOCAL_SLOT_NUM) is None
         ]
+        kept: dict[str, int | None] = {}
         if self.ring_depth == "auto" and auto:
-            choose_ring_depths(module, auto, state.target, self.cost_model)
+            kept = choose_ring_depths(module, auto, state.target, self.cost_model)
         clear_pending(module)
+        if self.skew == "auto":
+            kernels = [kernel for kernel, _, _ in pairs]
+            choose_skews(module, kernels, state.target, kept, self.ring_depth == "fixed", self.cost_model,
+                         self.skew_rewriter)

@@ -12,7 +12,8 @@ share are in `phase.py`):
   5. `normalize-group-abi`   (normalize_group_abi.py)  both members of a Group take the Group's parameters
   6. `adapt-manual-pushes`   (adapt_manual_pushes.py)  a5: every V->C push sends the layout the cube reads
   7. `verify-mixed-kernel-expanded` (verifier.py)      the MixedKernelExpanded contract
-  8. `choose-ring-depth`     (choose_ring_depth.py)    the ring depth of kernels that set none (timing model)
+  8. `choose-ring-depth`     (choose_ring_depth.py)    the ring depth of kernels that set none, then the skew of
+                                                       their round-trip loops (timing model; skew_choice.py)
 
 This pass runs them in that order on one shared state (`ExpansionState`: the affinity analyses are computed
 once, and a phase after the first skips the precondition checks that the phases before it made true), without
@@ -33,7 +34,7 @@ from pypto_mlir.verify import ensure_verified
 
 from ..common import old_heap_frozen, require_target
 from .adapt_manual_pushes import AdaptManualPushesPass
-from .choose_ring_depth import ChooseRingDepthPass, CostModelUser, check_ring_depth_option
+from .choose_ring_depth import ChooseRingDepthPass, CostModelUser, check_ring_depth_option, check_skew_option
 from .insert_gm_fences import InsertGmFencesPass
 from .insert_tfree import InsertTfreePass
 from .normalize_group_abi import NormalizeGroupAbiPass
@@ -71,15 +72,23 @@ class ExpandMixedKernelPass(CostModelUser, ModulePass):
     """`auto`: a kernel that sets no `pto.slot_num` gets the ring depth the timing model finds best within the
     memory budget, never below the default 2 (`ring_depth.py`); `fixed`: the default depth 2, as the reference."""
 
+    skew: str = "auto"
+    """`auto`: after the ring depth, a loop whose cores exchange tiles both ways in each iteration is skewed
+    (`skew-cross-core-pipeline`) by the distance, with the ring depth, that the timing model finds best, where that
+    beats the loop unskewed (`skew_choice.py`); `off`: no skew, the output of the reference's pipeline."""
+
     def __post_init__(self) -> None:
         check_ring_depth_option(self.ring_depth, self.name)
+        check_skew_option(self.skew, self.name)
 
     def phases(self) -> list:
-        """The phase passes of this pipeline, with this pass's options (the ring depth and its cost model)."""
+        """The phase passes of this pipeline, with this pass's options (the ring depth, the skew, the cost model
+        and the skew rewriter)."""
         out: list = []
         for cls in PHASES:
             if cls is ChooseRingDepthPass:
-                out.append(ChooseRingDepthPass(ring_depth=self.ring_depth).with_cost_model(self.cost_model))
+                phase = ChooseRingDepthPass(ring_depth=self.ring_depth, skew=self.skew)
+                out.append(phase.with_cost_model(self.cost_model).with_skew_rewriter(self.skew_rewriter))
             else:
                 out.append(cls())
         return out

@@ -27,13 +27,14 @@ from __future__ import annotations
 from typing import Protocol
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import ModuleOp
 
-from pypto_mlir.dialects.pto_ops import INIT_OPS, ReserveBufferOp, implicit_slot_num, pipe_init_of
+from pypto_mlir.dialects.pto_ops import INIT_OPS, implicit_slot_num, pipe_init_of
 from pypto_mlir.dialects.pto_traits import CoreSide, PipePush
-from pypto_mlir.dialects.pto_types import TensorType, memory_capacity
+from pypto_mlir.dialects.pto_types import TensorType
 
-from ..analysis.budget import RING_SPACE, MemoryBudget
+from ..analysis.budget import depth_fits
+from ..common import set_ring_depth
 from ..decisions import record
 from .phase import PASS_NAME, half_name
 from .pipe_metadata import DEFAULT_SLOT_NUM, collect_pipe_metadata
@@ -58,29 +59,6 @@ class MissingCostModel(RuntimeError):
     `with_cost_model`)."""
 
 
-def _ring_room(f: func.FuncOp, side: CoreSide, target: str) -> tuple[int | None, int]:
-    """(bytes the ring's space of `f`'s core has left beside its live tiles at their peak, or None when the
-    space has no stated capacity; how many rings `f` reserves there): computed once per function."""
-    budget = MemoryBudget(f, side)
-    space = RING_SPACE[side]
-    peak = budget.peaks.get(space)
-    rings = sum(b.bytes for b in budget.rings)
-    capacity = memory_capacity(target, space)
-    if capacity is None:
-        return None, len(budget.rings)
-    return capacity - ((peak.bytes if peak is not None else 0) - rings), len(budget.rings)
-
-
-def _set_depth(f: func.FuncOp, depth: int) -> None:
-    setup = collect_pipe_metadata(f).setup
-    init = next(op for op in setup if isinstance(op, INIT_OPS))
-    reserves = [op for op in setup if isinstance(op, ReserveBufferOp)]
-    slot = init.slot_size.value.data
-    init.slot_num = IntegerAttr(depth, i64)
-    for r in reserves:
-        r.size = IntegerAttr(slot * depth, i64)
-
-
 def _most_pushes(f: func.FuncOp) -> int | None:
     """The most tiles `f` pushes into one direction per run (push ops of both branches of an `scf.if` counted),
     or None when a push is inside a loop (the count is the trip count's)."""
@@ -103,19 +81,16 @@ def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[in
     directions, each deeper one only if both cores hold the ring beside their live tiles."""
     init = pipe_init_of(aic)
     assert isinstance(init, INIT_OPS)
-    slot = init.slot_size.value.data
     limit = implicit_slot_num(init.dir_mask.value.data)
-    rooms = [_ring_room(aic, CoreSide.AIC, target), _ring_room(aiv, CoreSide.AIV, target)]
-
-    def fits(d: int) -> bool:
-        return all(room is None or rings == 0 or slot * d * rings <= room for room, rings in rooms)
-
+    fits = depth_fits(aic, aiv, target)
     return [d for d in range(DEFAULT_SLOT_NUM, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
 
 
-def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model: RingCostModel | None) -> None:
+def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model: RingCostModel | None) -> dict[str, int | None]:
     """Choose the depth of each kernel of `kernels` (expanded names `@<f>`, which set no depth) in `module`,
-    timing with `model`."""
+    timing with `model`; the modelled makespan at the kept depth of each kernel timed (the skew choice's
+    baseline)."""
+    kept: dict[str, int | None] = {}
     funcs = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, func.FuncOp)}
     for name in kernels:
         aic, aiv = funcs.get(half_name(name, CoreSide.AIC)), funcs.get(half_name(name, CoreSide.AIV))
@@ -152,9 +127,10 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
             record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False, reason=timed)
             continue
         depth = pick_depth(timed, default)
+        kept[name] = timed.get(depth)
         if depth != default:
-            _set_depth(aic, depth)
-            _set_depth(aiv, depth)
+            set_ring_depth(aic, depth)
+            set_ring_depth(aiv, depth)
             reason = "the shallowest depth with the best modelled makespan"
         elif len(candidates) == 1:
             reason = "no deeper ring fits the memory budget"
@@ -162,6 +138,7 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
             reason = "deeper rings do not shorten the modelled makespan"
         record(PASS_NAME, name, "ring_depth", slot_num=depth, chosen=True,
                makespans={str(d): m for d, m in timed.items()}, candidates=candidates, reason=reason)
+    return kept
 
 
 def pick_depth(makespans: dict[int, int | None], default: int = DEFAULT_SLOT_NUM) -> int:

@@ -45,6 +45,7 @@ __all__ = [
     "pass_display_name",
     "run_pipeline",
     "DefaultRingCostModel",
+    "DefaultSkewRewriter",
     "with_default_models",
 ]
 
@@ -210,11 +211,32 @@ class DefaultRingCostModel:
         return ReplayRingCostModel().makespans(module, group, depths)
 
 
+class DefaultSkewRewriter:
+    """The skew rewrite the drivers hand to the skew choice (`expand-mixed-kernel{skew=auto}`,
+    `choose-ring-depth`): the `skew-cross-core-pipeline` pass's `skew_candidates` / `apply_skew`, loaded when a
+    kernel is first considered (a pass folder never imports another pass; the driver joins them)."""
+
+    @staticmethod
+    def _skew():
+        from pypto_mlir.passes import skew_cross_core_pipeline
+
+        return skew_cross_core_pipeline
+
+    def candidates(self, module: ModuleOp) -> list:
+        return list(self._skew().skew_candidates(module))
+
+    def apply(self, module: ModuleOp, site: object, distance: int) -> object:
+        return self._skew().apply_skew(module, site, distance)
+
+
 def with_default_models(p: ModulePass) -> ModulePass:
-    """`p`, handed the default ring cost model when it takes a cost model (`choose-ring-depth`,
-    `expand-mixed-kernel`) and has none: the passes import neither the interpreter nor the timing model."""
+    """`p`, handed the default ring cost model and skew rewriter when it takes them (`choose-ring-depth`,
+    `expand-mixed-kernel`) and has none: the passes import neither the interpreter, the timing model nor each
+    other."""
     if getattr(p, "cost_model", False) is None:
-        return p.with_cost_model(DefaultRingCostModel())  # type: ignore[attr-defined]
+        p = p.with_cost_model(DefaultRingCostModel())  # type: ignore[attr-defined]
+    if getattr(p, "skew_rewriter", False) is None:
+        p = p.with_skew_rewriter(DefaultSkewRewriter())  # type: ignore[attr-defined]
     return p
 
 

@@ -19,6 +19,10 @@ which hazards a fence closes). Per kernel:
 - `pipes`: each pipe set up for the kernel's halves: direction, depth (`slot_num`), slot size, and the ring
   reserved per side and memory space (the C->V ring on the AIV in `vec`, the V->C ring on the AIC in `mat`),
   with the transfers that use it;
+- `ring_depth`: the depth the timing model chose and the modelled cycles per candidate depth;
+- `skew`: the loop the skew choice looked at, whether it was skewed, by how many iterations (D), the ring depth
+  it runs at, the modelled cycles before (unskewed) and after, and every distance tried with its cycles per
+  depth (or why it was not skewed);
 - `result`: the functions the kernel became; `rejected`: the error, when the pipeline refused it.
 
 The report describes decisions, not performance; it is deterministic (no timings, no addresses), so golden
@@ -266,6 +270,9 @@ def build_report(rec: SplitReportRecorder, decisions: list[Decision], source: st
             depth = [d for d in mine if d.kind == "ring_depth"]
             if depth:
                 entry["ring_depth"] = depth[-1].facts
+            skew = [d for d in mine if d.kind == "skew"]
+            if skew:
+                entry["skew"] = skew[-1].facts
         elif name in after:
             entry["result"] = {"functions": [name], "kind": str(kind_of(after[name]))}
         if rec.error is not None and _kernel_of(rec.error.op) == name:
@@ -381,12 +388,46 @@ def _kernel_text(k: dict) -> list[str]:
             out.append(f"  ring depth {rd['slot_num']}: {rd['reason']} (modelled cycles per depth: {spans})")
         else:
             out.append(f"  ring depth {rd['slot_num']} (the default, not chosen): {rd['reason']}")
+    if "skew" in k:
+        out.append(_skew_text(k["skew"]))
     if "result" in k:
         kind = f" ({k['result']['kind']})" if "kind" in k["result"] else ""
         out.append(f"  result: {', '.join('@' + n for n in k['result']['functions'])}{kind}")
     if "rejected" in k:
         out.append(f"  rejected at {k['rejected']['at']}: {k['rejected']['message']}")
     return out
+
+
+def _skew_text(sk: dict) -> str:
+    """The skew line: what was skewed, by how much, and the modelled cycles before and after (or why not).  The
+    facts are ExpandMixedKernel's skew choice's, or the explicit `skew-cross-core-pipeline` pass's (no cycles)."""
+    loop = sk.get("loop", {})
+    where = f"{loop.get('op', 'the loop')} at {loop.get('at', '?')}"
+    if not sk["skewed"]:
+        before = f"; modelled cycles unskewed {sk['makespan_before']}" if "makespan_before" in sk else ""
+        return f"  skew: {where} not skewed: {sk['reason']}{before}{_tried_text(sk)}"
+    ahead = f"the {sk['ahead']} runs ahead, " if sk.get("ahead") else ""
+    least = sk["min_depth"] if "min_depth" in sk else max(sk.get("min_depths", {}).values(), default=None)
+    depth = (f"ring depth {sk['depth_before']} -> {sk['depth_after']}" if sk["depth_after"] != sk["depth_before"]
+             else f"ring depth {sk['depth_after']}")
+    cycles = (f": modelled cycles {sk['makespan_before']} -> {sk['makespan_after']}" if "makespan_after" in sk
+              else "")
+    return (
+        f"  skew: {where} skewed by {sk['distance']} iteration{'s' if sk['distance'] != 1 else ''} ({ahead}remainder: {sk['remainder']}, needs depth "
+        f">= {least}), {depth}{cycles}{_tried_text(sk)}"
+    )
+
+
+def _tried_text(sk: dict) -> str:
+    """Each distance tried, with its modelled cycles per ring depth (or why it was not timed)."""
+    parts = []
+    for t in sk.get("tried", []):
+        if "refused" in t:
+            parts.append(f"D={t['distance']}: {t['refused']}")
+        else:
+            spans = ", ".join(f"{d}: {m if m is not None else 'deadlock or unguarded'}" for d, m in t["makespans"].items())
+            parts.append(f"D={t['distance']}: {spans}")
+    return f" (tried, cycles per depth: {'; '.join(parts)})" if parts else ""
 
 
 def write_reports(path: str, reports: list[dict]) -> None:

@@ -6,7 +6,7 @@ prints as `file:line:col: error: ...` (exit status 1) instead of a Python traceb
 from xdsl.universe import Universe
 
 from pypto_mlir.passes import PASSES
-from pypto_mlir.pipeline import DefaultRingCostModel
+from pypto_mlir.pipeline import DefaultRingCostModel, DefaultSkewRewriter
 from pypto_mlir.xdsl_host import install_uncaught_error_hook
 
 
@@ -17,8 +17,9 @@ def _dialect():
 
 
 def _with_default_models(load):
-    """`xdsl-opt` builds a pass from its spec itself: a pass that takes a cost model (`choose-ring-depth`,
-    `expand-mixed-kernel`) is loaded as a subclass that hands itself the default one, as `run_pipeline` does."""
+    """`xdsl-opt` builds a pass from its spec itself: a pass that takes a cost model and a skew rewriter
+    (`choose-ring-depth`, `expand-mixed-kernel`) is loaded as a subclass that hands itself the default ones, as
+    `run_pipeline` does."""
 
     def loader():
         cls = load()
@@ -29,6 +30,8 @@ def _with_default_models(load):
             cls.__post_init__(self)
             if self.cost_model is None:
                 object.__setattr__(self, "cost_model", DefaultRingCostModel())
+            if self.skew_rewriter is None:
+                object.__setattr__(self, "skew_rewriter", DefaultSkewRewriter())
 
         return type(cls.__name__, (cls,), {"__post_init__": __post_init__})
 
