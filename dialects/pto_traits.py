@@ -14,6 +14,8 @@ class-level strings.  The facts:
   import_peer_buffer) and its subclass `PipeInit` (`*_initialize_pipe`, with its `side`).
 - `SlotView`: the result is a view of the first operand's buffer (no copy), so a popped slot stays in use while
   the view is used.
+- `AllocatesResult`: the op's only effect is allocating its result's buffer (lane_workspace): removable when
+  unused, kept while used.
 - `GmAccess`: the GM tensors an op reads and writes, named by operand (load, store, tile_put/get, tensor_put/get),
   and the tile it moves, if any: the hazard analysis takes its accesses from this trait only.
 - `TileGenerator`: makes a tile from scalars only (full, create, ci, random); `position_dependent` when its
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 
 from xdsl.ir import Operation, SSAValue
-from xdsl.traits import OpTrait
+from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from .pto_types import DYNAMIC, FunctionKind, TileType, format_shape, is_cube_memory
@@ -384,6 +386,16 @@ class GmAccess(OpTrait):
         return getattr(op, self.writes[0])
 
 
+class AllocatesResult(MemoryEffect):
+    """The op's only effect is allocating the buffer its result names (`lane_workspace`): xDSL's DCE removes it
+    when the result is unused and keeps it while used (MLIR's rule for an allocation of the op's own result).
+    xDSL's `MemoryAllocEffect` names no value, which DCE must treat as an effect on something else."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        return {EffectInstance(MemoryEffectKind.ALLOC, r) for r in op.results}
+
+
 class TensorView(OpTrait):
     """The op's result is the GM buffer of its first operand under another type (`pto.tensor_cast`): no data
     moves, and every access of the result is an access of the operand's buffer."""
@@ -495,7 +507,7 @@ class HalvingRule(StrEnum):
     BOUNDARY = "boundary"  # aiv_shard / aic_gather: already per lane, kept as written
     TRANSFER = "transfer"  # pipe ops: split codes re-stamped, tiles never halved
     LANE_ID = "lane id"  # pto.get_subblock_idx: the lane's own id
-    WHOLE = "whole"  # runs unchanged on both lanes (copies of whole tensors)
+    WHOLE = "whole"  # runs unchanged on both lanes (copies of whole tensors, the lane barrier and workspace)
 
 
 @dataclass(frozen=True)
@@ -515,6 +527,7 @@ def halving_rule_of(op: Operation) -> HalvingRule | None:
 __all__ = [
     "Affinity",
     "AffinityTrait",
+    "AllocatesResult",
     "BoundaryAffinity",
     "BroadcastAxis",
     "ContextualVerify",
