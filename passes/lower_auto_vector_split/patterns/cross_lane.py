@@ -35,7 +35,7 @@ lanes compute the same bits; a `*_expand_*` with the per-lane operand broadcasts
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -48,12 +48,7 @@ from pypto_mlir.dialects.pto_traits import ReductionAxis
 from pypto_mlir.dialects.pto_types import DYNAMIC, TensorType, TileType, format_shape
 from pypto_mlir.passes.analysis.split_axis import TileInfo
 
-from typing import TYPE_CHECKING
-
-from .base import PASS, _name
-
-if TYPE_CHECKING:
-    from ..lowering import SplitLowering
+from .base import PASS, _name, _SplitPattern
 
 COMBINE = {"sum": AddOp, "max": MaxOp, "min": MinOp}
 """The elementwise op that combines two partial results of a reduction, by its `ReductionAxis.combine`."""
@@ -80,74 +75,80 @@ def in_loop(op: Operation) -> bool:
     """Whether `op` runs more than once per kernel: an enclosing `scf.for` / `scf.while` (of this function)."""
     p = op.parent_op()
     while p is not None and not isinstance(p, scf.ForOp | scf.WhileOp):
-        if p.name == "func.func":
+        if isinstance(p, func.FuncOp):
             return False
         p = p.parent_op()
     return p is not None
 
 
-def split_reduction(lw: SplitLowering, op: Operation, src: SSAValue, info: TileInfo) -> SSAValue:
-    """Lower the reduction `op` over the split axis of its per-lane operand `src` (see the module docstring);
-    returns the whole result, which replaces `op`'s result for every user.  Records the combine on `lw`."""
-    trait = op.get_trait(ReductionAxis)
-    assert trait is not None and trait.combine in COMBINE
-    result = op.results[0]
-    rtype = result.type
-    assert isinstance(rtype, TileType)
-    if DYNAMIC in rtype.get_valid():
-        raise PtoError(
-            f"{PASS}: reduce op '{op.name}' reduces over the split axis (dim {info.dim}), which the lanes combine "
-            f"through a GM workspace, but its result '{_name(result)}' ({rtype}) has a run-time valid extent that "
-            "the workspace loads cannot state (no value of the kernel holds it). Give the result a static valid "
-            "extent, reduce along the other axis, or split the function the other way "
-            f"(pto.split = #pto.split<{'left_right' if info.dim == 0 else 'up_down'}>)",
-            op=op,
-        )
-    name = result.name_hint or "red"
-    ws_type = TensorType([2, *rtype.get_shape()], rtype.element_type)
-    ws_op = LaneWorkspaceOp(ws_type)
-    ws = lw.arith.hoist(ws_op)
-    ws.name_hint = f"{name}_ws"
-    sub, zero = lw.arith.sub, 0
-    row = [sub, *([zero] * rtype.rank)]
-    new: list[Operation] = []
-    looped = in_loop(op)
-    if looped:
-        new.append(LaneBarrierOp())  # write-after-read: the other lane has loaded the previous iteration's rows
-    dest = ws
-    if lanes_may_be_empty(info):
-        c = identity_constant(trait.combine, rtype.element_type)
-        c.result.name_hint = f"{trait.combine}_identity"
-        fill = FullOp(c.result, rtype.with_(valid=rtype.get_shape()))
-        fill.result.name_hint = f"{name}_identity"
-        st0 = StoreOp(fill.result, dest, row)
-        st0.result.name_hint = f"{name}_filled"
-        new += [c, fill, st0]
-        dest = st0.result
-    st = StoreOp(result, dest, row)
-    st.result.name_hint = f"{name}_row"
-    raw = LaneBarrierOp()
-    lo = LoadOp(st.result, [0] * (rtype.rank + 1), rtype)
-    hi = LoadOp(st.result, [1, *([0] * rtype.rank)], rtype)
-    lo.result.name_hint, hi.result.name_hint = f"{name}_lo", f"{name}_hi"
-    comb = COMBINE[trait.combine](lo.result, hi.result)
-    comb.result.name_hint = name
-    result.name_hint = f"{name}_part"
-    new += [st, raw, lo, hi, comb]
-    for o in new:
-        o.location = op.location
-    Rewriter.insert_op(new, InsertPoint.after(op))
-    result.replace_uses_with_if(comb.result, lambda use: use.operation is not st)
-    for o in new:
-        lw.verify_rewritten(o)
-    lw.cross_lane_combines.append({
-        "op": op.name,
-        "value": f"%{name}",
-        "combine": trait.combine,
-        "split_dim": info.dim,
-        "workspace": f"2 x {format_shape(rtype.get_shape())}",
-        "identity_fill": lanes_may_be_empty(info),
-        "in_loop": looped,
-        "barriers": 2 if looped else 1,
-    })
-    return comb.result
+class CrossLaneReduction(_SplitPattern):
+    """Not a halving pattern of its own: `ElementwiseHalving` hands it a reduction over its operand's split axis
+    when the lowering combines across the lanes (`SplitLowering.cross_lane`, the AUTO path)."""
+
+    def split(self, op: Operation, src: SSAValue, info: TileInfo) -> SSAValue:
+        """Lower the reduction `op` over the split axis of its per-lane operand `src` (see the module docstring);
+        returns the whole result, which replaces `op`'s result for every user.  Records the combine on the
+        lowering (`cross_lane_combines`)."""
+        lw = self.lw
+        trait = op.get_trait(ReductionAxis)
+        assert trait is not None and trait.combine in COMBINE
+        result = op.results[0]
+        rtype = result.type
+        assert isinstance(rtype, TileType)
+        if DYNAMIC in rtype.get_valid():
+            raise PtoError(
+                f"{PASS}: reduce op '{op.name}' reduces over the split axis (dim {info.dim}), which the lanes combine "
+                f"through a GM workspace, but its result '{_name(result)}' ({rtype}) has a run-time valid extent that "
+                "the workspace loads cannot state (no value of the kernel holds it). Give the result a static valid "
+                "extent, reduce along the other axis, or split the function the other way "
+                f"(pto.split = #pto.split<{'left_right' if info.dim == 0 else 'up_down'}>)",
+                op=op,
+            )
+        name = result.name_hint or "red"
+        ws_type = TensorType([2, *rtype.get_shape()], rtype.element_type)
+        ws_op = LaneWorkspaceOp(ws_type)
+        ws = lw.arith.hoist(ws_op)
+        ws.name_hint = f"{name}_ws"
+        sub, zero = lw.arith.sub, 0
+        row = [sub, *([zero] * rtype.rank)]
+        new: list[Operation] = []
+        looped = in_loop(op)
+        if looped:
+            new.append(LaneBarrierOp())  # write-after-read: the other lane has loaded the previous iteration's rows
+        dest = ws
+        if lanes_may_be_empty(info):
+            c = identity_constant(trait.combine, rtype.element_type)
+            c.result.name_hint = f"{trait.combine}_identity"
+            fill = FullOp(c.result, rtype.with_(valid=rtype.get_shape()))
+            fill.result.name_hint = f"{name}_identity"
+            st0 = StoreOp(fill.result, dest, row)
+            st0.result.name_hint = f"{name}_filled"
+            new += [c, fill, st0]
+            dest = st0.result
+        st = StoreOp(result, dest, row)
+        st.result.name_hint = f"{name}_row"
+        raw = LaneBarrierOp()
+        lo = LoadOp(st.result, [0] * (rtype.rank + 1), rtype)
+        hi = LoadOp(st.result, [1, *([0] * rtype.rank)], rtype)
+        lo.result.name_hint, hi.result.name_hint = f"{name}_lo", f"{name}_hi"
+        comb = COMBINE[trait.combine](lo.result, hi.result)
+        comb.result.name_hint = name
+        result.name_hint = f"{name}_part"
+        new += [st, raw, lo, hi, comb]
+        for o in new:
+            o.location = op.location
+        Rewriter.insert_op(new, InsertPoint.after(op))
+        result.replace_uses_with_if(comb.result, lambda use: use.operation is not st)
+        for o in new:
+            lw.verify_rewritten(o)
+        lw.cross_lane_combines.append({
+            "op": op.name,
+            "value": f"%{name}",
+            "combine": trait.combine,
+            "split_dim": info.dim,
+            "workspace": f"2 x {format_shape(rtype.get_shape())}",
+            "identity_fill": lanes_may_be_empty(info),
+            "in_loop": looped,
+            "barriers": 2 if looped else 1,
+        })
+        return comb.result
