@@ -52,7 +52,7 @@ FEATURES = (
     + ["ragged_rows", "partial_columns", "partial_columns:left_right", "odd_extent_on_split_axis", "odd_v2c_gather"]
     + ["c2v_in_scf_if", "store_from_acc", "two_stores_to_output"]
     + ["gm_exchange", "several_stores_to_one_tensor", "gm_exchange_in_loop", "scratch_reused_across_iterations"]
-    + ["load_before_store_in_loop", "region_shard", "region_subblock_idx"]
+    + ["load_before_store_in_loop", "region_shard", "region_subblock_idx", "region_lane_exchange"]
     + [f"tail:{k}" for k in TAIL_KINDS]
     + ["tail_in_loop", "matmul_bias", "gemv", "cube_extract", "cube_extract_in_loop"]
     + ["comm:notify_wait", "comm:tensor_get", "comm:tensor_put"]
@@ -116,7 +116,7 @@ def tile(shape, dt, space, valid=None) -> str:
 
 
 def tensor(shape, dt) -> str:
-    return f"!pto.tensor<{shape[0]}x{shape[1]}x{dt}>"
+    return f"!pto.tensor<{'x'.join(str(d) for d in shape)}x{dt}>"
 
 
 @dataclass
@@ -902,6 +902,8 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
         b.features.add("region_subblock_idx")
         lane = b.fresh("sub")
         b.emit(f"{lane} = pto.get_subblock_idx : index")
+    if hvalid == half and draw(st.integers(0, 3)) == 0:
+        w = _lane_exchange(b, w, ht, half, lane)
     step = b.const_index(half[axis])
     off = b.fresh("off")
     b.emit(f"{off} = arith.muli {lane}, {step} : index")
@@ -939,6 +941,22 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
         side = b.side_output(ot)
         b.emit(f"{b.fresh('o')} = pto.store {ca}, {side}[0, 0] : {at}, {ot}")
     return _module(b, target, "region", r, shape_out)
+
+
+def _lane_exchange(b: Builder, w: str, ht: str, half: list[int], lane: str) -> str:
+    """Each lane adds the other lane's part to its own, exchanged through a `pto.lane_workspace` (one row per lane)
+    across a `pto.lane_barrier` (issue 43): the cross-lane GM order the race detector must see through the
+    barrier.  Only for a fully valid lane part, so that each lane reads only cells the other wrote."""
+    b.features.add("region_lane_exchange")
+    wt = tensor([2, *half], F32)
+    ws, ws1, other, x, s = (b.fresh(h) for h in ("ws", "ws", "other", "x", "x"))
+    b.emit(f"{ws} = pto.lane_workspace : {wt}")
+    b.emit(f"{ws1} = pto.store {w}, {ws}[{lane}, 0, 0] : {ht}, {wt}")
+    b.emit("pto.lane_barrier")
+    b.emit(f"{other} = arith.subi {b.const_index(1)}, {lane} : index")
+    b.emit(f"{x} = pto.load {ws1}[{other}, 0, 0] : {wt} -> {ht}")
+    b.emit(f"{s} = pto.add {w}, {x} : {ht}")
+    return s
 
 
 def _comm_prologue(draw, b: Builder, shape, region: bool) -> None:
