@@ -125,23 +125,25 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // In a loop the workspace is reused by the next iteration: a write-after-read barrier before the store.
   // CHECK-LABEL: func.func @in_loop
   // CHECK:       scf.for
-  // CHECK-NEXT:  %z_part = pto.row_sum %x : !pto.tile<16x16xf32, vec> -> !pto.tile<16x1xf32, vec>
+  // CHECK-NEXT:  %z_part = pto.row_max %x : !pto.tile<16x16xf32, vec> -> !pto.tile<16x1xf32, vec>
   // CHECK-NEXT:  pto.lane_barrier
   // CHECK-NEXT:  %z_row = pto.store %z_part, %z_ws[%subblock_idx, 0, 0]
   // CHECK-NEXT:  pto.lane_barrier
   // CHECK-NEXT:  %z_lo = pto.load %z_row[0, 0, 0]
   // CHECK-NEXT:  %z_hi = pto.load %z_row[1, 0, 0]
-  // CHECK-NEXT:  %z = pto.add %z_lo, %z_hi : !pto.tile<16x1xf32, vec>
-  // CHECK-NEXT:  %y = pto.row_expand_div %x, %z
+  // CHECK-NEXT:  %z = pto.max %z_lo, %z_hi : !pto.tile<16x1xf32, vec>
+  // CHECK-NEXT:  %w = pto.row_expand_sub %x, %z
   func.func @in_loop(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<16x32xf32> {pto.out})
       -> !pto.tensor<16x32xf32> attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
     %s = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c3 = arith.constant 3 : index
+    %half = arith.constant 0.5 : f32
     %acc = scf.for %i = %c0 to %c3 step %c1 iter_args(%x = %s) -> (!pto.tile<16x32xf32, vec>) {
-      %z = pto.row_sum %x : !pto.tile<16x32xf32, vec> -> !pto.tile<16x1xf32, vec>
-      %y = pto.row_expand_div %x, %z : !pto.tile<16x32xf32, vec>, !pto.tile<16x1xf32, vec>
+      %z = pto.row_max %x : !pto.tile<16x32xf32, vec> -> !pto.tile<16x1xf32, vec>
+      %w = pto.row_expand_sub %x, %z : !pto.tile<16x32xf32, vec>, !pto.tile<16x1xf32, vec>
+      %y = pto.adds %w, %half : !pto.tile<16x32xf32, vec>, f32
       scf.yield %y : !pto.tile<16x32xf32, vec>
     }
     %o = pto.store %acc, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>

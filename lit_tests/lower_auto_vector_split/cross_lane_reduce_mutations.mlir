@@ -33,16 +33,17 @@
 // RUN: not pypto-run --quiet --entry softmax %t.a5.mlir --compare-with %t.a5.combine.mlir 2>&1 | filecheck %s --check-prefix=DIFF
 // DIFF: output {{.*}} differs
 
-// 4. The rows: both loads read lane 0's row (lane 1's partial is lost) ...
-// RUN: sed 's/%m_hi = pto.load %m_row\[1, 0, 0\]/%m_hi = pto.load %m_row[0, 0, 0]/' %t.split.mlir > %t.onerow.mlir
+// 4. The rows of the row sum (softmax does not depend on the max it subtracts, so a wrong max row would not show
+//    in its output): both loads read lane 0's row (lane 1's partial is lost) ...
+// RUN: sed 's/%z_hi = pto.load %z_row\[1, 0, 0\]/%z_hi = pto.load %z_row[0, 0, 0]/' %t.split.mlir > %t.onerow.mlir
 // RUN: not pypto-run --quiet --entry softmax %s --compare-with %t.onerow.mlir 2>&1 | filecheck %s --check-prefix=DIFF
-// RUN: sed 's/%m_hi = pto.load %m_row\[1, 0, 0\]/%m_hi = pto.load %m_row[0, 0, 0]/' %t.a5.split.mlir > %t.a5.onerow.mlir
+// RUN: sed 's/%z_hi = pto.load %z_row\[1, 0, 0\]/%z_hi = pto.load %z_row[0, 0, 0]/' %t.a5.split.mlir > %t.a5.onerow.mlir
 // RUN: not pypto-run --quiet --entry softmax %t.a5.mlir --compare-with %t.a5.onerow.mlir 2>&1 | filecheck %s --check-prefix=DIFF
 // ... and both lanes store to row 0 (lane 1's row is never written: the workspace's undefined contents are read,
 // or the two stores race).
-// RUN: sed 's/%m_ws\[%subblock_idx, 0, 0\]/%m_ws[0, 0, 0]/' %t.split.mlir > %t.samerow.mlir
+// RUN: sed 's/%z_ws\[%%subblock_idx, 0, 0\]/%z_ws[0, 0, 0]/' %t.split.mlir > %t.samerow.mlir
 // RUN: not pypto-run --quiet --entry softmax %s --compare-with %t.samerow.mlir 2>&1 | filecheck %s --check-prefix=ANY
-// RUN: sed 's/%m_ws\[%subblock_idx, 0, 0\]/%m_ws[0, 0, 0]/' %t.a5.split.mlir > %t.a5.samerow.mlir
+// RUN: sed 's/%z_ws\[%%subblock_idx, 0, 0\]/%z_ws[0, 0, 0]/' %t.a5.split.mlir > %t.a5.samerow.mlir
 // RUN: not pypto-run --quiet --entry softmax %t.a5.mlir --compare-with %t.a5.samerow.mlir 2>&1 | filecheck %s --check-prefix=ANY
 // ANY: {{race|differs|not written}}
 // Swapping the rows the lanes store to (lane l to row 1 - l) is not a mutation that can fail: both lanes load
