@@ -11,6 +11,8 @@
 // Each lane reduces its half; the partial goes to the lane's row (%subblock_idx) of a pto.lane_workspace made
 // once at the kernel entry (one per reduction, [2, result shape]); a pto.lane_barrier; both lanes load both rows
 // (lane 0's first) and combine them with the reduction's own combine (sum: pto.add, max: pto.max, min: pto.min).
+// A floating-point sum (static types) exchanges the halves of its source instead, and both lanes reduce the whole
+// source as written, so its rounding is the unsplit kernel's.
 // The result is whole on both lanes, so a *_expand_* broadcasts it over the lane's half.  Inside a loop a second
 // barrier comes before the store (the next iteration's store must not overwrite a row the other lane is still
 // loading); where a lane's half may hold no valid cell, the row is filled with the combine's identity first.
@@ -18,11 +20,14 @@
 // a2a3 and a5, with random (non-uniform) data; cross_lane_reduce_mutations.mlir shows the checks fail when the
 // barrier, the combine or the rows are wrong.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  // LEFT_RIGHT softmax: the row max and the row sum reduce the split (column) axis.
+  // LEFT_RIGHT softmax: the row max and the row sum reduce the split (column) axis.  The max combines the lanes'
+  // partials; the sum exchanges the halves of its source (a [16, 32] workspace, each lane at its column offset).
   // CHECK-LABEL: func.func @softmax_rows
   // CHECK-NEXT:  %subblock_idx = pto.get_subblock_idx : index
   // CHECK-NEXT:  %m_ws = pto.lane_workspace : !pto.tensor<2x16x1xf32>
-  // CHECK-NEXT:  %z_ws = pto.lane_workspace : !pto.tensor<2x16x1xf32>
+  // CHECK-NEXT:  %z_ws = pto.lane_workspace : !pto.tensor<16x32xf32>
+  // CHECK-NEXT:  %c16 = arith.constant 16 : index
+  // CHECK-NEXT:  %[[COL:.*]] = arith.muli %subblock_idx, %c16 : index
   // CHECK:       %s = pto.aiv_shard %qk {split = 2 : i64} : !pto.tile<16x32xf32, acc> -> !pto.tile<16x16xf32, vec>
   // CHECK-NEXT:  %m_part = pto.row_max %s : !pto.tile<16x16xf32, vec> -> !pto.tile<16x1xf32, vec>
   // CHECK-NEXT:  %m_row = pto.store %m_part, %m_ws[%subblock_idx, 0, 0] : !pto.tile<16x1xf32, vec>, !pto.tensor<2x16x1xf32>
@@ -32,14 +37,12 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // CHECK-NEXT:  %m = pto.max %m_lo, %m_hi : !pto.tile<16x1xf32, vec>
   // CHECK-NEXT:  %d = pto.row_expand_sub %s, %m : !pto.tile<16x16xf32, vec>, !pto.tile<16x1xf32, vec>
   // CHECK-NEXT:  %e = pto.exp %d : !pto.tile<16x16xf32, vec>
-  // CHECK-NEXT:  %z_part = pto.row_sum %e : !pto.tile<16x16xf32, vec> -> !pto.tile<16x1xf32, vec>
-  // CHECK-NEXT:  %z_row = pto.store %z_part, %z_ws[%subblock_idx, 0, 0]
+  // CHECK-NEXT:  %z_halves = pto.store %e, %z_ws[0, %[[COL]]] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x32xf32>
   // CHECK-NEXT:  pto.lane_barrier
-  // CHECK-NEXT:  %z_lo = pto.load %z_row[0, 0, 0]
-  // CHECK-NEXT:  %z_hi = pto.load %z_row[1, 0, 0]
-  // CHECK-NEXT:  %z = pto.add %z_lo, %z_hi : !pto.tile<16x1xf32, vec>
+  // CHECK-NEXT:  %z_src = pto.load %z_halves[0, 0] : !pto.tensor<16x32xf32> -> !pto.tile<16x32xf32, vec>
+  // CHECK-NEXT:  %z = pto.row_sum %z_src : !pto.tile<16x32xf32, vec> -> !pto.tile<16x1xf32, vec>
   // CHECK-NEXT:  %p = pto.row_expand_div %e, %z : !pto.tile<16x16xf32, vec>, !pto.tile<16x1xf32, vec>
-  // CHECK-NEXT:  %o = pto.store %p, %out[0, %{{.*}}] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x32xf32>
+  // CHECK-NEXT:  %o = pto.store %p, %out[0, %[[COL]]] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x32xf32>
   // EMK-LABEL:   func.func @softmax_rows_aic
   // EMK-NOT:     pto.lane_
   // EMK-LABEL:   func.func @softmax_rows_aiv
@@ -107,12 +110,15 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %o : !pto.tensor<16x32xf32>
   }
 
-  // An odd split axis (15 rows: lanes of 8 and 7) with a statically known extent: both halves hold cells, so no
-  // identity fill.
+  // An odd split axis (15 rows: lanes of 8 and 7): each lane stores its valid rows of the source, and both
+  // reduce the whole 15 rows.
   // CHECK-LABEL: func.func @odd_rows
-  // CHECK:       %z_part = pto.col_sum %s : !pto.tile<8x32xf32, vec, valid = [?, 32]> -> !pto.tile<1x32xf32, vec>
-  // CHECK-NEXT:  %z_row = pto.store %z_part, %z_ws[%subblock_idx, 0, 0]
+  // CHECK:       %z_ws = pto.lane_workspace : !pto.tensor<15x32xf32>
+  // CHECK:       %[[ROW:.*]] = arith.muli %subblock_idx, %c8 : index
+  // CHECK:       %z_halves = pto.store %s, %z_ws[%[[ROW]], 0] : !pto.tile<8x32xf32, vec, valid = [?, 32]>, !pto.tensor<15x32xf32>
   // CHECK-NEXT:  pto.lane_barrier
+  // CHECK-NEXT:  %z_src = pto.load %z_halves[0, 0] : !pto.tensor<15x32xf32> -> !pto.tile<15x32xf32, vec>
+  // CHECK-NEXT:  %z = pto.col_sum %z_src : !pto.tile<15x32xf32, vec> -> !pto.tile<1x32xf32, vec>
   func.func @odd_rows(%qk: !pto.tile<15x32xf32, acc>, %out: !pto.tensor<15x32xf32> {pto.out})
       -> !pto.tensor<15x32xf32> attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<15x32xf32, acc> -> !pto.tile<15x32xf32, vec>
@@ -154,8 +160,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // stored by each lane on its rows (its lane part on the function's axis), beside the per-lane data.
   // CHECK-LABEL: func.func @transposed
   // CHECK:       %t = pto.transpose %s : !pto.tile<8x32xf32, vec> -> !pto.tile<32x8xf32, vec>
-  // CHECK-NEXT:  %z_part = pto.row_sum %t : !pto.tile<32x8xf32, vec> -> !pto.tile<32x1xf32, vec>
-  // CHECK:       %z = pto.add %z_lo, %z_hi : !pto.tile<32x1xf32, vec>
+  // CHECK-NEXT:  %z_halves = pto.store %t, %z_ws[0, %{{.*}}] : !pto.tile<32x8xf32, vec>, !pto.tensor<32x16xf32>
+  // CHECK:       %z = pto.row_sum %z_src : !pto.tile<32x16xf32, vec> -> !pto.tile<32x1xf32, vec>
   // CHECK-NEXT:  %[[PART:.*]] = pto.slice %z[%{{.*}}, 0] : !pto.tile<32x1xf32, vec> -> !pto.tile<16x1xf32, vec>
   // CHECK-NEXT:  %d = pto.row_expand_sub %t, %z : !pto.tile<32x8xf32, vec>, !pto.tile<32x1xf32, vec>
   // CHECK:       pto.store %[[PART]], %sums[%{{.*}}, 0] : !pto.tile<16x1xf32, vec>, !pto.tensor<32x1xf32>
@@ -171,10 +177,32 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %o, %o2 : !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>
   }
 
+  // An integer sum is exact in any order: the lanes' partials are combined (pto.add), as for max and min.
+  // CHECK-LABEL: func.func @int_sum
+  // CHECK:       %z_part = pto.col_sum %i : !pto.tile<8x32xi32, vec> -> !pto.tile<1x32xi32, vec>
+  // CHECK-NEXT:  %z_row = pto.store %z_part, %z_ws[%subblock_idx, 0, 0] : !pto.tile<1x32xi32, vec>, !pto.tensor<2x1x32xi32>
+  // CHECK-NEXT:  pto.lane_barrier
+  // CHECK-NEXT:  %z_lo = pto.load %z_row[0, 0, 0] : !pto.tensor<2x1x32xi32> -> !pto.tile<1x32xi32, vec>
+  // CHECK-NEXT:  %z_hi = pto.load %z_row[1, 0, 0] : !pto.tensor<2x1x32xi32> -> !pto.tile<1x32xi32, vec>
+  // CHECK-NEXT:  %z = pto.add %z_lo, %z_hi : !pto.tile<1x32xi32, vec>
+  // CHECK-NEXT:  %d = pto.col_expand_sub %i, %z : !pto.tile<8x32xi32, vec>, !pto.tile<1x32xi32, vec>
+  func.func @int_sum(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<16x32xi32> {pto.out})
+      -> !pto.tensor<16x32xi32> attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
+    %c8f = arith.constant 8.0 : f32
+    %f = pto.muls %s, %c8f : !pto.tile<16x32xf32, vec>, f32
+    %i = pto.cast %f : !pto.tile<16x32xf32, vec> -> !pto.tile<16x32xi32, vec>
+    %z = pto.col_sum %i : !pto.tile<16x32xi32, vec> -> !pto.tile<1x32xi32, vec>
+    %d = pto.col_expand_sub %i, %z : !pto.tile<16x32xi32, vec>, !pto.tile<1x32xi32, vec>
+    %o = pto.store %d, %out[0, 0] : !pto.tile<16x32xi32, vec>, !pto.tensor<16x32xi32>
+    func.return %o : !pto.tensor<16x32xi32>
+  }
+
   // CHECK-LABEL: func.func @main
   func.func @main(%a: !pto.tile<16x32xf32, acc>, %b: !pto.tile<15x32xf32, acc>)
       -> (!pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<1x32xf32>, !pto.tensor<16x32xf32>,
-          !pto.tensor<15x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>)
+          !pto.tensor<15x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>,
+          !pto.tensor<16x32xi32>)
       attributes {pto.kind = #pto.kind<orchestration>} {
     %n = arith.constant 5 : index
     %o1 = pto.create_tensor : !pto.tensor<16x32xf32>
@@ -190,7 +218,9 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %r4 = func.call @ragged(%a, %n, %o4) : (!pto.tile<16x32xf32, acc>, index, !pto.tensor<16x32xf32>) -> !pto.tensor<16x32xf32>
     %r5 = func.call @odd_rows(%b, %o5) : (!pto.tile<15x32xf32, acc>, !pto.tensor<15x32xf32>) -> !pto.tensor<15x32xf32>
     %r6 = func.call @in_loop(%a, %o6) : (!pto.tile<16x32xf32, acc>, !pto.tensor<16x32xf32>) -> !pto.tensor<16x32xf32>
+    %o9 = pto.create_tensor : !pto.tensor<16x32xi32>
+    %r9 = func.call @int_sum(%a, %o9) : (!pto.tile<16x32xf32, acc>, !pto.tensor<16x32xi32>) -> !pto.tensor<16x32xi32>
     %r7, %r8 = func.call @transposed(%a, %o7, %o8) : (!pto.tile<16x32xf32, acc>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>) -> (!pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>)
-    func.return %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8 : !pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<1x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<15x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>
+    func.return %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9 : !pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<1x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<15x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>, !pto.tensor<16x32xi32>
   }
 }

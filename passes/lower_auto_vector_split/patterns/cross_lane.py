@@ -29,6 +29,15 @@ lanes compute the same bits; a `*_expand_*` with the per-lane operand broadcasts
   storing iteration i+1's partial while lane 1 still loads iteration i's); a shared workspace would need that
   barrier between every pair of reductions.  The cost is GM space (two result tiles per reduction), which is
   small against the tiles themselves.
+- **Sums.** A floating-point sum of two partials is not the unsplit sum: the halves are rounded apart and then
+  added (a few units in the last place of the partials, which is far more than the execution checks' 4 machine
+  epsilons where the halves nearly cancel; 70 of 529 reduction kernels of the independent suite differed so).
+  So a float `*_sum` whose full source type is static exchanges the halves of its *source* instead: each lane
+  stores its half at its lane offset in a workspace of the source's full shape, a barrier, and both lanes load the
+  whole source and run the reduction as written: the same values in the same order, so the same bits as the
+  unsplit kernel.  It moves the source tile instead of two result tiles and reduces the whole tile on both
+  lanes.  max, min and integer sums are exact in any order and use the partials; a float sum with a run-time
+  valid extent does too (the whole load would need the extent; the result may differ in the last places).
 - **Refused** (a located error, or the fallback): a result type whose valid extent is a run-time value (the
   loads of the workspace need it as an operand, and no value of the kernel holds it).
 """
@@ -71,6 +80,17 @@ def lanes_may_be_empty(info: TileInfo) -> bool:
     return info.full_valid == DYNAMIC or info.full_valid <= info.step
 
 
+def exchanges_halves(combine: str, info: TileInfo) -> bool:
+    """Whether the reduction is lowered by exchanging the halves of its source (a floating-point sum whose full
+    source type is static: see "Sums" in the module docstring) rather than its partial results."""
+    full = info.orig_type
+    return (
+        combine == "sum"
+        and not isinstance(full.element_type, IntegerType)
+        and DYNAMIC not in (*full.get_shape(), *full.get_valid())
+    )
+
+
 def in_loop(op: Operation) -> bool:
     """Whether `op` runs more than once per kernel: an enclosing `scf.for` / `scf.while` (of this function)."""
     p = op.parent_op()
@@ -105,6 +125,9 @@ class CrossLaneReduction(_SplitPattern):
                 op=op,
             )
         name = result.name_hint or "red"
+        looped = in_loop(op)
+        if exchanges_halves(trait.combine, info):
+            return self._exchange_halves(op, src, info, name, looped)
         ws_type = TensorType([2, *rtype.get_shape()], rtype.element_type)
         ws_op = LaneWorkspaceOp(ws_type)
         ws = lw.arith.hoist(ws_op)
@@ -112,7 +135,6 @@ class CrossLaneReduction(_SplitPattern):
         sub, zero = lw.arith.sub, 0
         row = [sub, *([zero] * rtype.rank)]
         new: list[Operation] = []
-        looped = in_loop(op)
         if looped:
             new.append(LaneBarrierOp())  # write-after-read: the other lane has loaded the previous iteration's rows
         dest = ws
@@ -141,14 +163,46 @@ class CrossLaneReduction(_SplitPattern):
         result.replace_uses_with_if(comb.result, lambda use: use.operation is not st)
         for o in new:
             lw.verify_rewritten(o)
-        lw.cross_lane_combines.append({
+        self._record(op, name, info, "partials", f"2 x {format_shape(rtype.get_shape())}", lanes_may_be_empty(info), looped)
+        return comb.result
+
+    def _exchange_halves(self, op: Operation, src: SSAValue, info: TileInfo, name: str, looped: bool) -> SSAValue:
+        """A floating-point sum: each lane stores its half of the source at its lane offset in a workspace of the
+        source's full shape, the lanes meet, and both load the whole source and reduce it as written (module
+        docstring, "Sums")."""
+        lw = self.lw
+        full = info.orig_type
+        ws = lw.arith.hoist(LaneWorkspaceOp(TensorType(full.get_shape(), full.element_type)))
+        ws.name_hint = f"{name}_ws"
+        offsets: list[int | SSAValue] = [0] * full.rank
+        offsets[info.dim] = lw.arith.offset(0, info.step, op)
+        new: list[Operation] = [LaneBarrierOp()] if looped else []
+        st = StoreOp(src, ws, offsets)
+        st.result.name_hint = f"{name}_halves"
+        whole = LoadOp(st.result, [0] * full.rank, full)
+        whole.result.name_hint = f"{name}_src"
+        new += [st, LaneBarrierOp(), whole]
+        for o in new:
+            o.location = op.location
+        Rewriter.insert_op(new, InsertPoint.before(op))
+        op.operands[0] = whole.result
+        for o in (*new, op):
+            lw.verify_rewritten(o)
+        self._record(op, name, info, "halves", format_shape(full.get_shape()), False, looped)
+        return op.results[0]
+
+    def _record(self, op: Operation, name: str, info: TileInfo, method: str, workspace: str, fill: bool,
+                looped: bool) -> None:
+        trait = op.get_trait(ReductionAxis)
+        assert trait is not None
+        self.lw.cross_lane_combines.append({
             "op": op.name,
             "value": f"%{name}",
             "combine": trait.combine,
+            "method": method,
             "split_dim": info.dim,
-            "workspace": f"2 x {format_shape(rtype.get_shape())}",
-            "identity_fill": lanes_may_be_empty(info),
+            "workspace": workspace,
+            "identity_fill": fill,
             "in_loop": looped,
             "barriers": 2 if looped else 1,
         })
-        return comb.result
