@@ -198,11 +198,27 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %o : !pto.tensor<16x32xi32>
   }
 
+  // Rows valid up to 11 of 15 (the other axis): the workspace loads read the valid rows only (a load without
+  // them would read rows no lane wrote: the interpreter reports it, kernel-generator campaign seed 4747).
+  // CHECK-LABEL: func.func @partial_rows
+  // CHECK:       %m_part = pto.row_min %r : !pto.tile<15x16xf32, vec, valid = [11, 16]> -> !pto.tile<15x1xf32, vec, valid = [11, 1]>
+  // CHECK:       %m_lo = pto.load %m_row[0, 0, 0] valid [11, 1] : !pto.tensor<2x15x1xf32> -> !pto.tile<15x1xf32, vec, valid = [11, 1]>
+  // CHECK-NEXT:  %m_hi = pto.load %m_row[1, 0, 0] valid [11, 1] : !pto.tensor<2x15x1xf32> -> !pto.tile<15x1xf32, vec, valid = [11, 1]>
+  func.func @partial_rows(%qk: !pto.tile<15x32xf32, acc>, %out: !pto.tensor<15x32xf32> {pto.out})
+      -> !pto.tensor<15x32xf32> attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %s = pto.move %qk : !pto.tile<15x32xf32, acc> -> !pto.tile<15x32xf32, vec>
+    %r = pto.set_validshape %s valid [11, 32] : !pto.tile<15x32xf32, vec> -> !pto.tile<15x32xf32, vec, valid = [11, 32]>
+    %m = pto.row_min %r : !pto.tile<15x32xf32, vec, valid = [11, 32]> -> !pto.tile<15x1xf32, vec, valid = [11, 1]>
+    %d = pto.row_expand_add %r, %m : !pto.tile<15x32xf32, vec, valid = [11, 32]>, !pto.tile<15x1xf32, vec, valid = [11, 1]>
+    %o = pto.store %d, %out[0, 0] : !pto.tile<15x32xf32, vec, valid = [11, 32]>, !pto.tensor<15x32xf32>
+    func.return %o : !pto.tensor<15x32xf32>
+  }
+
   // CHECK-LABEL: func.func @main
   func.func @main(%a: !pto.tile<16x32xf32, acc>, %b: !pto.tile<15x32xf32, acc>)
       -> (!pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<1x32xf32>, !pto.tensor<16x32xf32>,
           !pto.tensor<15x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>,
-          !pto.tensor<16x32xi32>)
+          !pto.tensor<16x32xi32>, !pto.tensor<15x32xf32>)
       attributes {pto.kind = #pto.kind<orchestration>} {
     %n = arith.constant 5 : index
     %o1 = pto.create_tensor : !pto.tensor<16x32xf32>
@@ -219,8 +235,10 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %r5 = func.call @odd_rows(%b, %o5) : (!pto.tile<15x32xf32, acc>, !pto.tensor<15x32xf32>) -> !pto.tensor<15x32xf32>
     %r6 = func.call @in_loop(%a, %o6) : (!pto.tile<16x32xf32, acc>, !pto.tensor<16x32xf32>) -> !pto.tensor<16x32xf32>
     %o9 = pto.create_tensor : !pto.tensor<16x32xi32>
+    %o10 = pto.create_tensor : !pto.tensor<15x32xf32>
+    %r10 = func.call @partial_rows(%b, %o10) : (!pto.tile<15x32xf32, acc>, !pto.tensor<15x32xf32>) -> !pto.tensor<15x32xf32>
     %r9 = func.call @int_sum(%a, %o9) : (!pto.tile<16x32xf32, acc>, !pto.tensor<16x32xi32>) -> !pto.tensor<16x32xi32>
     %r7, %r8 = func.call @transposed(%a, %o7, %o8) : (!pto.tile<16x32xf32, acc>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>) -> (!pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>)
-    func.return %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9 : !pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<1x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<15x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>, !pto.tensor<16x32xi32>
+    func.return %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9, %r10 : !pto.tensor<16x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<1x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<15x32xf32>, !pto.tensor<16x32xf32>, !pto.tensor<32x16xf32>, !pto.tensor<32x1xf32>, !pto.tensor<16x32xi32>, !pto.tensor<15x32xf32>
   }
 }

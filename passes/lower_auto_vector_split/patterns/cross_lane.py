@@ -80,6 +80,12 @@ def lanes_may_be_empty(info: TileInfo) -> bool:
     return info.full_valid == DYNAMIC or info.full_valid <= info.step
 
 
+def _valid_of(t: TileType) -> list[int] | None:
+    """The static valid sizes a `pto.load` of type `t` reads (its cells past them are never written), or None for a
+    fully valid tile (the load reads its box)."""
+    return None if t.is_fully_valid() else list(t.get_valid())
+
+
 def exchanges_halves(combine: str, info: TileInfo) -> bool:
     """Whether the reduction is lowered by exchanging the halves of its source (a floating-point sum whose full
     source type is static: see "Sums" in the module docstring) rather than its partial results."""
@@ -150,8 +156,8 @@ class CrossLaneReduction(_SplitPattern):
         st = StoreOp(result, dest, row)
         st.result.name_hint = f"{name}_row"
         raw = LaneBarrierOp()
-        lo = LoadOp(st.result, [0] * (rtype.rank + 1), rtype)
-        hi = LoadOp(st.result, [1, *([0] * rtype.rank)], rtype)
+        lo = LoadOp(st.result, [0] * (rtype.rank + 1), rtype, valid=_valid_of(rtype))
+        hi = LoadOp(st.result, [1, *([0] * rtype.rank)], rtype, valid=_valid_of(rtype))
         lo.result.name_hint, hi.result.name_hint = f"{name}_lo", f"{name}_hi"
         comb = COMBINE[trait.combine](lo.result, hi.result)
         comb.result.name_hint = name
@@ -179,7 +185,7 @@ class CrossLaneReduction(_SplitPattern):
         new: list[Operation] = [LaneBarrierOp()] if looped else []
         st = StoreOp(src, ws, offsets)
         st.result.name_hint = f"{name}_halves"
-        whole = LoadOp(st.result, [0] * full.rank, full)
+        whole = LoadOp(st.result, [0] * full.rank, full, valid=_valid_of(full))
         whole.result.name_hint = f"{name}_src"
         new += [st, LaneBarrierOp(), whole]
         for o in new:
