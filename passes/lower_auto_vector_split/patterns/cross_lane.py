@@ -1,20 +1,20 @@
 """Reductions over the split axis in an AUTO kernel (issue 43, part 1): each lane reduces its half, the two
 partials meet in a GM workspace, and both lanes combine them into the whole result.
 
-For `%r = pto.col_sum %x : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>` under up_down (`%x` halved to
-`8x32`), `split_reduction` emits::
+For `%r = pto.col_max %x : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>` under up_down (`%x` halved to
+`8x32`), `CrossLaneReduction.split` emits (for a max, min or integer sum; a float sum: "Sums" below)::
 
     %r_ws = pto.lane_workspace : !pto.tensor<2x1x32xf32>          // at the kernel entry, one per reduction
     ...
-    %r_part = pto.col_sum %x : !pto.tile<8x32xf32, vec> -> !pto.tile<1x32xf32, vec>   // the lane's partial
+    %r_part = pto.col_max %x : !pto.tile<8x32xf32, vec> -> !pto.tile<1x32xf32, vec>   // the lane's partial
     pto.lane_barrier                                               // write-after-read: only inside a loop
     %id = pto.full %c : f32 -> !pto.tile<1x32xf32, vec>           // only where a lane's half may be empty
-    %r_ws_0 = pto.store %id, %r_ws[%subblock_idx, 0, 0] ...
-    %r_ws_1 = pto.store %r_part, %r_ws[%subblock_idx, 0, 0] ...   // the lane's row of the workspace
+    %r_filled = pto.store %id, %r_ws[%subblock_idx, 0, 0] ...
+    %r_row = pto.store %r_part, %r_filled[%subblock_idx, 0, 0] ...   // the lane's row of the workspace
     pto.lane_barrier                                               // read-after-write: both partials are there
-    %r_lo = pto.load %r_ws_1[0, 0, 0] ...                          // lane 0's partial
-    %r_hi = pto.load %r_ws_1[1, 0, 0] ...                          // lane 1's partial
-    %r = pto.add %r_lo, %r_hi : !pto.tile<1x32xf32, vec>          // the reduction's own combine: add/max/min
+    %r_lo = pto.load %r_row[0, 0, 0] ...                          // lane 0's partial
+    %r_hi = pto.load %r_row[1, 0, 0] ...                          // lane 1's partial
+    %r = pto.max %r_lo, %r_hi : !pto.tile<1x32xf32, vec>          // the reduction's own combine: add/max/min
 
 `%r` is whole: both lanes hold all of it, in the same order of combination (lane 0's partial first), so both
 lanes compute the same bits; a `*_expand_*` with the per-lane operand broadcasts it over the lane's half.
