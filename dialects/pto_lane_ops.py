@@ -14,16 +14,32 @@ its partial to its own row of a workspace, the lanes meet at a barrier, and both
   it must run on both lanes.  On a kernel whose other lane runs no code (an unsplit AIV kernel, a lane replayed
   by dual dispatch) it is a no-op.
 
-Both run unchanged on both lanes under LowerAutoVectorSplit (`HalvingRule.WHOLE`).
+Both run unchanged on both lanes under LowerAutoVectorSplit (`HalvingRule.WHOLE`), and neither may be in a cube
+kernel (`#pto.kind<aic>`): their verifiers read the enclosing function (`ContextualVerify`).
 """
 
 from __future__ import annotations
 
+from xdsl.dialects import func
+from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
-from .pto_traits import AllocatesResult, HalvingRule, LaneHalving, VectorAffinity
-from .pto_types import DYNAMIC, TensorType
+from .pto_traits import AllocatesResult, ContextualVerify, HalvingRule, LaneHalving, VectorAffinity
+from .pto_types import DYNAMIC, FunctionKind, TensorType, kind_of
+
+
+def check_not_in_aic_kernel(op: Operation, why: str) -> None:
+    """A lane op cannot be in a function of `#pto.kind<aic>` (the cube core has no AIV lanes): the enclosing
+    function is read, so the ops carry `ContextualVerify`."""
+    f = op.parent_op()
+    while f is not None and not isinstance(f, func.FuncOp):
+        f = f.parent_op()
+    if f is not None and kind_of(f) == FunctionKind.AIC:
+        raise VerifyException(
+            f"{why}; it cannot be in @{f.sym_name.data}, a cube kernel (#pto.kind<aic>), which has no "
+            "AIV lanes"
+        )
 
 
 @irdl_op_definition
@@ -34,7 +50,7 @@ class LaneWorkspaceOp(IRDLOperation):
     name = "pto.lane_workspace"
     result = result_def(TensorType)
     assembly_format = "attr-dict `:` type($result)"
-    traits = traits_def(LaneHalving(HalvingRule.WHOLE), VectorAffinity(), AllocatesResult())
+    traits = traits_def(LaneHalving(HalvingRule.WHOLE), VectorAffinity(), AllocatesResult(), ContextualVerify())
 
     def __init__(self, result_type: TensorType):
         super().__init__(result_types=[result_type])
@@ -48,6 +64,7 @@ class LaneWorkspaceOp(IRDLOperation):
                 f"lane_workspace must have a static shape of rank at least 1 (the runtime allocates it before the "
                 f"kernel runs), got {t}"
             )
+        check_not_in_aic_kernel(self, "is a buffer of the AIV lanes")
 
 
 @irdl_op_definition
@@ -56,10 +73,13 @@ class LaneBarrierOp(IRDLOperation):
 
     name = "pto.lane_barrier"
     assembly_format = "attr-dict"
-    traits = traits_def(LaneHalving(HalvingRule.WHOLE), VectorAffinity())
+    traits = traits_def(LaneHalving(HalvingRule.WHOLE), VectorAffinity(), ContextualVerify())
 
     def __init__(self):
         super().__init__()
+
+    def verify_(self) -> None:
+        check_not_in_aic_kernel(self, "joins the two AIV lanes of a kernel instance")
 
 
 LANE_OPS = (LaneWorkspaceOp, LaneBarrierOp)

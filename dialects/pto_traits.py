@@ -327,8 +327,9 @@ class PipeInit(PipeSetup):
 class ContextualVerify(OpTrait):
     """The op's `verify_` reads IR beyond the op itself (a defining op, the enclosing function, the module): its
     verdict is not a function of its attributes and operand/result types, so the verifier's memo
-    (`pypto_mlir.verify.VerifyMemo`) checks it every time. Every `pto` op verifier today reads only the op's own
-    attributes, properties and types; a new one that looks further must carry this trait."""
+    (`pypto_mlir.verify.VerifyMemo`) checks it every time. Every `pto` op verifier reads only the op's own
+    attributes, properties and types except those of `lane_workspace` and `lane_barrier` (which read the kind of
+    the enclosing function); a new one that looks further must carry this trait."""
 
 
 @dataclass(frozen=True)

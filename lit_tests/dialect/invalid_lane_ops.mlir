@@ -27,3 +27,24 @@ func.func @f(%t: !pto.tensor<2x16xf32>) {
   "pto.lane_barrier"(%t) : (!pto.tensor<2x16xf32>) -> ()
   func.return
 }
+
+// -----
+
+func.func @cube(%o: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+  // The cube core has no AIV lanes to join.
+  // expected-error@+1 {{joins the two AIV lanes of a kernel instance; it cannot be in @cube, a cube kernel (#pto.kind<aic>), which has no AIV lanes}}
+  pto.lane_barrier
+  func.return
+}
+
+// -----
+
+func.func @cube(%o: !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<aic>} {
+  scf.execute_region {
+    // Also nested in a region of the cube kernel.
+    // expected-error@+1 {{is a buffer of the AIV lanes; it cannot be in @cube, a cube kernel (#pto.kind<aic>), which has no AIV lanes}}
+    %ws = pto.lane_workspace : !pto.tensor<2x16xf32>
+    scf.yield
+  }
+  func.return
+}

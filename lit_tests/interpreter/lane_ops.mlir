@@ -49,3 +49,11 @@
 // RUN: not pypto-run %t.one.mlir 2>&1 | filecheck %s --check-prefix=ONE
 // ONE: one.mlir:24:9: error: deadlock in split_aiv_scope at {{.*}}one.mlir:13:5: every running core is blocked on a pipe and none can make progress
 // ONE-NEXT: one.mlir:24:9: note: @colnorm region lane 0 waits in 'pto.lane_barrier': waits for the other lane to reach its lane_barrier #1
+
+// Timing (docs/timing-model.md): lane 0 given an extra GM store of its own rows before the barrier arrives 238
+// modelled cycles after lane 1, which waits for it there, on both targets.
+// RUN: sed 's/^      pto.lane_barrier$/      %%z = arith.constant 0 : index\n      %%is0 = arith.cmpi eq, %%lane, %%z : index\n      scf.if %%is0 {\n        %%early = pto.store %%h, %%o[%%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>\n      }\n      pto.lane_barrier/' %S/Inputs/lane_reduce_region.a2a3.mlir > %t.slow.mlir
+// RUN: pypto-run --quiet --timing --entry colnorm %t.slow.mlir 2>&1 | filecheck %s --check-prefix=TIMING
+// RUN: sed 's/a2a3/a5/' %t.slow.mlir > %t.slow.a5.mlir
+// RUN: pypto-run --quiet --timing --entry colnorm %t.slow.a5.mlir 2>&1 | filecheck %s --check-prefix=TIMING
+// TIMING: 1 lane barrier(s): the lanes waited 238 cycles for each other there (summed over the lanes)

@@ -22,6 +22,7 @@ REGION = input_text("lane_reduce_region.a2a3.mlir")
 LOOP = input_text("lane_reduce_loop.a5.mlir")
 ORDERS = ("forward", "reverse")
 BARRIER = re.compile(r"^ *pto\.lane_barrier\n", re.MULTILINE)
+STORE = "      %ws1 = pto.store"
 
 
 def _run(text: str, entry: str, arrays: list[np.ndarray], order: str = "forward") -> list[np.ndarray]:
@@ -69,12 +70,13 @@ def test_a_workspace_reused_in_a_loop_between_two_barriers(order):
     "name,mutate",
     [
         ("dropped", lambda t: BARRIER.sub("", t)),
-        ("before the stores", lambda t: BARRIER.sub("", t).replace("      %ws1 = pto.store", "      pto.lane_barrier\n      %ws1 = pto.store")),
+        ("before the stores", lambda t: BARRIER.sub("", t).replace(STORE, "      pto.lane_barrier\n" + STORE)),
     ],
 )
 def test_a_missing_or_misplaced_barrier_is_a_race_on_the_workspace(name, mutate, order):
     a, b = _region_inputs()
-    with pytest.raises(RunError, match=r"data race on GM tensor %ws\[\d:\d, 0:1, 0:128\] .* no pipe handshake or lane barrier orders"):
+    race = r"data race on GM tensor %ws\[\d:\d, 0:1, 0:128\] .* no pipe handshake or lane barrier orders"
+    with pytest.raises(RunError, match=race):
         _run(mutate(REGION), "colnorm", [a, b, np.zeros((16, 128), np.float32)], order)
 
 
@@ -97,7 +99,8 @@ def test_a_read_of_a_row_no_lane_wrote_is_reported_at_the_load():
 
 
 SINGLE = """builtin.module attributes {pto.target = #pto.target<a5>} {
-  func.func @one(%o: !pto.tensor<2x16xf32> {pto.out}) -> !pto.tensor<2x16xf32> attributes {pto.kind = #pto.kind<incore>} {
+  func.func @one(%o: !pto.tensor<2x16xf32> {pto.out}) -> !pto.tensor<2x16xf32>
+      attributes {pto.kind = #pto.kind<incore>} {
     %ws = pto.lane_workspace : !pto.tensor<2x16xf32>
     %zero = arith.constant 0.0 : f32
     %z = pto.full %zero : f32 -> !pto.tile<1x16xf32, vec>

@@ -902,7 +902,7 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
         b.features.add("region_subblock_idx")
         lane = b.fresh("sub")
         b.emit(f"{lane} = pto.get_subblock_idx : index")
-    if hvalid == half and draw(st.integers(0, 3)) == 0:
+    if hvalid == half and draw(st.integers(0, 1)) == 0:
         w = _lane_exchange(b, w, ht, half, lane)
     step = b.const_index(half[axis])
     off = b.fresh("off")

@@ -11,6 +11,7 @@ from pypto_mlir.interpreter.inputs import run_timed
 from pypto_mlir.ir import parse_module
 from pypto_mlir.timing.costs import TARGET_COSTS
 from pypto_mlir.timing.op_costs import cost_of
+from pypto_mlir.timing.report import format_text
 from pypto_mlir.timing.timeline import Item, Timeline, Track, replay
 from xdsl.dialects.builtin import f32
 
@@ -33,6 +34,8 @@ def test_the_lane_that_arrives_first_waits_for_the_other():
     assert [p.start for p in s.placed[0]] == [0, 100] and [p.start for p in s.placed[1]] == [0, 100]
     assert s.waiting(0) == 0 and s.waiting(1) == 90
     assert s.makespan == 102
+    assert (s.barriers, s.barrier_stall) == (1, 90)
+    assert "1 lane barrier(s): the lanes waited 90 cycles for each other there" in format_text([s])
 
 
 def test_barriers_are_matched_by_their_count_on_each_lane():
@@ -54,7 +57,8 @@ def test_a_lane_with_more_work_before_the_barrier_delays_the_other():
     text = input_text("lane_reduce_region.a2a3.mlir").replace(
         "      pto.lane_barrier\n",
         "      %z = arith.constant 0 : index\n      %is0 = arith.cmpi eq, %lane, %z : index\n"
-        "      scf.if %is0 {\n        %early = pto.store %h, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>\n"
+        "      scf.if %is0 {\n"
+        "        %early = pto.store %h, %o[%row, 0] : !pto.tile<8x128xf32, vec>, !pto.tensor<16x128xf32>\n"
         "      }\n"
         "      pto.lane_barrier\n",
     )

@@ -99,8 +99,9 @@ def record(
     Only accesses inside a run of several cores or lanes are recorded; a replay lane makes none (its tiles have
     no valid cells, its stores are suppressed).  In a split incore kernel or a per-lane region (before
     ExpandMixedKernel) both lanes run the cube ops too, which models one AIC; only vector-tile accesses are
-    per-lane there (a workspace's written cells are noted for every access).  A write of an op whose effect must happen once per kernel (`once_per_kernel`: an atomic
-    store, a put, a notify) is marked so the detector also reports the same op performed by two lanes."""
+    per-lane there.  A write of an op whose effect must happen once per kernel (`once_per_kernel`: an atomic
+    store, a put, a notify) is marked so the detector also reports the same op performed by two lanes.  A
+    workspace notes its written cells (and checks its read ones) for every access, recorded or not."""
     if buf.defined is not None:
         _note_workspace_access(ctx, op, buf, idx, write)
     grp = ctx.group

@@ -198,7 +198,8 @@ class Machine:
                 op=at,
             )
         lanes, dual = self.aiv_lanes(aivs[0][0], aivs[0][2], in_group) if aivs else ([0], False)
-        grp = GroupRun(lanes, aivs[0][0].sym_name.data if aivs else None, aics[0][0].sym_name.data if aics else None, dual)
+        aiv_name = aivs[0][0].sym_name.data if aivs else None
+        grp = GroupRun(lanes, aiv_name, aics[0][0].sym_name.data if aics else None, replay_lane=dual)
         cores: list[tuple[Ctx, Gen, int]] = []
         timeline = Timeline(label, self.target) if self.timelines is not None else None
         for i, (g, args, call) in enumerate(members):

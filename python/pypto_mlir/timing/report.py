@@ -47,8 +47,10 @@ def summary(scheds: list[Schedule]) -> dict[str, Any]:
                 }
             )
         bound = s.overlap_bound()
+        barriers = {"barriers": s.barriers, "barrier_stall": s.barrier_stall} if s.barriers else {}
         groups.append(
             {
+                **barriers,
                 "group": tl.label,
                 "target": tl.target,
                 "makespan": s.makespan,
@@ -80,6 +82,11 @@ def format_text(scheds: list[Schedule]) -> str:
             lines.append(
                 f"  {r['ring']} ({r['slot_num']} slots): producers waited {r['full_stall']} cycles on a full ring, "
                 f"consumers {r['empty_stall']} on an empty ring (summed over the cores)"
+            )
+        if g.get("barriers"):
+            lines.append(
+                f"  {g['barriers']} lane barrier(s): the lanes waited {g['barrier_stall']} cycles for each other there "
+                "(summed over the lanes)"
             )
         for u in g["unguarded"]:
             lines.append(f"  unguarded: the {u} may overwrite a slot before its free is waited for (pto-isa's sync period)")

@@ -16,8 +16,8 @@ The schedule: every core has a clock, starting at 0; an op starts when its core 
   * a `lane_barrier` (the k-th of its lane): when every lane that reaches a k-th barrier has arrived at it (its
     core was free), so the lane that arrives first waits for the other;
 and ends `cycles` later.  Anything else (a GM access, a vector op, a matmul) only waits for its core.  Comm
-signals between Groups and the lane rendezvous (`aic_gather`) of unexpanded kernels are not modelled.  The cycles are modelled
-cycles, not hardware time (see `costs.py`).
+signals between Groups and the lane rendezvous (`aic_gather`) of unexpanded kernels are not modelled.  The cycles
+are modelled cycles, not hardware time (see `costs.py`).
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ class Placed:
 
 @dataclass
 class Schedule:
-    """The result of `replay`: per track the placed items, the makespan, and per ring the stall cycles.
+    """The result of `replay`: per track the placed items, the makespan, per ring the stall cycles, and the lane
+    barriers' count and stall cycles.
 
     `deadlock` names the cores that could not finish (the depths given are too shallow for the program: a core
     holds more popped slots, or pushes further ahead, than the ring allows)."""
@@ -101,6 +102,8 @@ class Schedule:
     full_stall: dict[RingKey, int]
     empty_stall: dict[RingKey, int]
     deadlock: list[str] = field(default_factory=list)
+    barriers: int = 0  # how many lane barriers were rendezvous (per lane)
+    barrier_stall: int = 0  # cycles the lanes waited at them for each other (summed over the lanes)
 
     @property
     def unguarded(self) -> list[str]:
@@ -149,6 +152,7 @@ def replay(tl: Timeline, depths: dict[RingKey, int] | None = None) -> Schedule:
             if it.sync == "barrier":
                 parties[it.index] += 1
     arrived: dict[int, dict[int, int]] = defaultdict(dict)  # barrier k -> track -> when it arrived
+    barrier_stall = 0
     clock, pos = [0] * n, [0] * n
     placed: list[list[Placed]] = [[] for _ in range(n)]
     full: dict[RingKey, int] = defaultdict(int)
@@ -168,6 +172,7 @@ def replay(tl: Timeline, depths: dict[RingKey, int] | None = None) -> Schedule:
                     if len(here) < parties[it.index]:
                         break
                     start = max(here.values())
+                    barrier_stall += start - ready
                 elif it.sync == "pop":
                     ends = pushed.get((ring, it.index))
                     if ends is None or len(ends) < tl.rings[ring].producers:
@@ -195,8 +200,9 @@ def replay(tl: Timeline, depths: dict[RingKey, int] | None = None) -> Schedule:
             break
         if not moved:
             stuck = [t.label for i, t in enumerate(tl.tracks) if pos[i] < len(t.items)]
-            return Schedule(tl, d, placed, max(clock, default=0), dict(full), dict(empty), deadlock=stuck)
-    return Schedule(tl, d, placed, max(clock, default=0), dict(full), dict(empty))
+            return Schedule(tl, d, placed, max(clock, default=0), dict(full), dict(empty), stuck, len(parties),
+                            barrier_stall)
+    return Schedule(tl, d, placed, max(clock, default=0), dict(full), dict(empty), [], len(parties), barrier_stall)
 
 
 def makespan(timelines: list[Timeline], depths: dict[RingKey, int] | None = None) -> int | None:
