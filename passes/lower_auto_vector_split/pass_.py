@@ -261,7 +261,9 @@ class LowerAutoVectorSplitPass(ModulePass):
         combines = lw.cross_lane_combines
         across = f", {len(combines)} reduction(s) combined across the lanes" if combines else ""
         extra: dict = {"cross_lane_combines": len(combines), "combines": combines} if combines else {}
-        self._report(f, f"is lane-split {mode}{stride}{across}", "lane-split", mode=mode, lane_stride=lw.lane_stride, **extra)
+        self._report(
+            f, f"is lane-split {mode}{stride}{across}", "lane-split", mode=mode, lane_stride=lw.lane_stride, **extra
+        )
 
     def _report(self, f: func.FuncOp, what: str, decision: str = "", **facts: object) -> None:
         if decision:

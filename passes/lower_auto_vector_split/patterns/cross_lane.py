@@ -169,7 +169,8 @@ class CrossLaneReduction(_SplitPattern):
         result.replace_uses_with_if(comb.result, lambda use: use.operation is not st)
         for o in new:
             lw.verify_rewritten(o)
-        self._record(op, name, info, "partials", f"2 x {format_shape(rtype.get_shape())}", lanes_may_be_empty(info), looped)
+        workspace = f"2 x {format_shape(rtype.get_shape())}"
+        self._record(op, name, info, "partials", workspace, lanes_may_be_empty(info), looped)
         return comb.result
 
     def _exchange_halves(self, op: Operation, src: SSAValue, info: TileInfo, name: str, looped: bool) -> SSAValue:
