@@ -6,6 +6,8 @@
 // RUN: pypto-run --quiet --check-pipeline 'lower-auto-vector-split{fallback=error},expand-mixed-kernel' %t.a5.mlir
 // RUN: pypto-run --quiet --check-pipeline 'lower-auto-vector-split{fallback=error}' %s
 // RUN: pypto-run --quiet --check-pipeline 'lower-auto-vector-split{fallback=error}' %t.a5.mlir
+// RUN: pypto-run --quiet --entry singleton --check-pipeline 'lower-auto-vector-split{fallback=error},expand-mixed-kernel' %s
+// RUN: pypto-run --quiet --entry singleton --check-pipeline 'lower-auto-vector-split{fallback=error},expand-mixed-kernel' %t.a5.mlir
 
 // Reductions over the split axis (issue 43, part 1): a col_* under up_down or a row_* under left_right is split.
 // Each lane reduces its half; the partial goes to the lane's row (%subblock_idx) of a pto.lane_workspace made
@@ -89,9 +91,10 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   }
 
   // A run-time row count (%n rows valid; @main passes 5, so lane 1's half holds none): each lane's row is filled
-  // with max's identity (-inf, 0xff800000) before its partial is stored over it.
+  // with max's identity (-inf, 0xff800000) before its partial is stored over it; the partial's type says `?` on
+  // the reduced axis (an empty half's partial has no valid cell, and its store writes nothing).
   // CHECK-LABEL: func.func @ragged
-  // CHECK:       %m_part = pto.col_max %r : !pto.tile<8x32xf32, vec, valid = [?, 32]> -> !pto.tile<1x32xf32, vec>
+  // CHECK:       %m_part = pto.col_max %r : !pto.tile<8x32xf32, vec, valid = [?, 32]> -> !pto.tile<1x32xf32, vec, valid = [?, 32]>
   // CHECK-NEXT:  %max_identity = arith.constant 0xff800000 : f32
   // CHECK-NEXT:  %m_identity = pto.full %max_identity : f32 -> !pto.tile<1x32xf32, vec>
   // CHECK-NEXT:  %m_filled = pto.store %m_identity, %m_ws[%subblock_idx, 0, 0]
@@ -212,6 +215,20 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %d = pto.row_expand_add %r, %m : !pto.tile<15x32xf32, vec, valid = [11, 32]>, !pto.tile<15x1xf32, vec, valid = [11, 1]>
     %o = pto.store %d, %out[0, 0] : !pto.tile<15x32xf32, vec, valid = [11, 32]>, !pto.tensor<15x32xf32>
     func.return %o : !pto.tensor<15x32xf32>
+  }
+
+  // A singleton split axis (one row under up_down: lane 0 holds it, lane 1 an empty copy): lane 1's partial is
+  // empty, so its row keeps min's identity (+inf) and the combine gives lane 0's row (kernel-generator campaign).
+  // CHECK-LABEL: func.func @singleton
+  // CHECK:       %m_part = pto.col_min %s : !pto.tile<1x16xf32, vec, valid = [?, 16]> -> !pto.tile<1x16xf32, vec, valid = [?, 16]>
+  // CHECK:       %min_identity = arith.constant 0x7f800000 : f32
+  func.func @singleton(%qk: !pto.tile<1x16xf32, acc>, %out: !pto.tensor<1x16xf32> {pto.out})
+      -> !pto.tensor<1x16xf32> attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<1x16xf32, acc> -> !pto.tile<1x16xf32, vec>
+    %m = pto.col_min %s : !pto.tile<1x16xf32, vec> -> !pto.tile<1x16xf32, vec>
+    %d = pto.col_expand_add %s, %m : !pto.tile<1x16xf32, vec>, !pto.tile<1x16xf32, vec>
+    %o = pto.store %d, %out[0, 0] : !pto.tile<1x16xf32, vec>, !pto.tensor<1x16xf32>
+    func.return %o : !pto.tensor<1x16xf32>
   }
 
   // CHECK-LABEL: func.func @main

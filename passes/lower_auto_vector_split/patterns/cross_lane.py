@@ -145,6 +145,11 @@ class CrossLaneReduction(_SplitPattern):
             new.append(LaneBarrierOp())  # write-after-read: the other lane has loaded the previous iteration's rows
         dest = ws
         if lanes_may_be_empty(info):
+            # The partial of an empty half has no valid cell on the reduced axis: its type must say `?` there
+            # (a static 1 would make its store write the empty reduction's pad values over the identity).
+            valid = list(rtype.get_valid())
+            valid[info.dim] = DYNAMIC
+            result = Rewriter.replace_value_with_new_type(result, rtype.with_(valid=valid))
             c = identity_constant(trait.combine, rtype.element_type)
             c.result.name_hint = f"{trait.combine}_identity"
             fill = FullOp(c.result, rtype.with_(valid=rtype.get_shape()))
