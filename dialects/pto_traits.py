@@ -25,7 +25,8 @@ class-level strings.  The facts:
 - `OncePerKernel(effect, when)`: the op's GM effect must happen once per kernel instance, so it must not be
   duplicated on both AIV lanes either (an atomic store adds twice, a put or a signal reaches the peer twice);
   `once_per_kernel(op)` says whether (and why) an op instance is one.
-- `ReductionAxis(axis)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces, or a row/col expand
+- `ReductionAxis(axis, combine)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces (and how it combines
+  cells: sum, max, min), or a row/col expand
   broadcasts along (row ops: 1, col ops: 0).
 - `CostFree`, `Transcendental`: what the timing model (`pypto_mlir.timing.costs`) charges beyond the unit an op
   runs on: nothing for an op that only names memory or reads a core register (create, tensor_cast,
@@ -477,9 +478,12 @@ def once_per_kernel(op: Operation) -> str | None:
 
 @dataclass(frozen=True)
 class ReductionAxis(OpTrait):
-    """A reduction along dim `axis` (row_*: 1, the result has one column; col_*: 0, one row)."""
+    """A reduction along dim `axis` (row_*: 1, the result has one column; col_*: 0, one row) that combines cells
+    with `combine` (`sum`, `max` or `min`): associative and commutative, so partial results of disjoint parts of
+    the axis combine with the same operation (LowerAutoVectorSplit's cross-lane reduction, `cross_lane.py`)."""
 
     axis: int
+    combine: str
 
 
 @dataclass(frozen=True)

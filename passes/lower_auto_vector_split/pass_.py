@@ -89,7 +89,7 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     stride = scan_lane_stride(f, dim, full_width)
     lw = SplitLowering(
         mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width,
-        keeps_whole=True, free_axes=generator_axes(f, dim),
+        keeps_whole=True, free_axes=generator_axes(f, dim), cross_lane=True,
     )
     lw.lower_block(block)
     lw.check_no_cube_tile_halved(f)
@@ -256,7 +256,14 @@ class LowerAutoVectorSplitPass(ModulePass):
             )
             return
         stride = f" with lane_stride {lw.lane_stride}" if lw.lane_stride is not None else " (box partition)"
-        self._report(f, f"is lane-split {mode}{stride}", "lane-split", mode=mode, lane_stride=lw.lane_stride)
+        # `cross_lane_combines`: the workspace round trips the split added (one per reduction over the split axis,
+        # per execution of it); absent when there are none, so the reports of kernels without one do not change.
+        combines = lw.cross_lane_combines
+        across = f", {len(combines)} reduction(s) combined across the lanes" if combines else ""
+        extra: dict = {"cross_lane_combines": len(combines), "combines": combines} if combines else {}
+        self._report(
+            f, f"is lane-split {mode}{stride}{across}", "lane-split", mode=mode, lane_stride=lw.lane_stride, **extra
+        )
 
     def _report(self, f: func.FuncOp, what: str, decision: str = "", **facts: object) -> None:
         if decision:

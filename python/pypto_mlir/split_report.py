@@ -7,7 +7,9 @@ passes' decision log (`passes/decisions.py`), for what the IR does not spell by 
 which hazards a fence closes). Per kernel:
 
 - `lane_split`: the LowerAutoVectorSplit decision (`lane-split`, `fallback-unsplit` with the op and reason,
-  `left-alone` with the reason, `regions`) and the lane stride;
+  `left-alone` with the reason, `regions`) and the lane stride; for a split with reductions over the split axis,
+  `cross_lane_combines` (the number of GM workspace round trips the split added, one per such reduction and run
+  of it; absent when 0) and `combines` (each one's op, combine, method, workspace, barriers);
 - `values`: the lane status of each named value of the lowered kernel: `halved` (a vector tile cut to one lane's
   part of the split axis), `whole` (the same full vector tile on both lanes), `per lane` (a scalar or index that
   differs between the lanes: the lane id and the offsets computed from it; unnamed ones are listed by op),
@@ -354,6 +356,19 @@ def _kernel_text(k: dict) -> list[str]:
     ls = k.get("lane_split")
     if ls:
         out.append(f"  LowerAutoVectorSplit: {_lane_split_text(ls)}")
+        for c in ls.get("combines", []):
+            fill = ", its row filled with the identity first (a lane's half may be empty)" if c["identity_fill"] else ""
+            loop = " (in a loop: once per iteration)" if c["in_loop"] else ""
+            how = (
+                f"each lane's half of the source through a {c['workspace']} GM workspace, the {c['combine']} run on "
+                "the whole source (the unsplit order)"
+                if c["method"] == "halves"
+                else f"each lane's partial through a {c['workspace']} GM workspace, {c['combine']} of the two rows"
+            )
+            out.append(
+                f"  combined across the lanes: {c['value']} = {c['op']} over the split axis (dim {c['split_dim']}), "
+                f"{how}, {c['barriers']} lane barrier(s){fill}{loop}"
+            )
     if "values" in k:
         groups: dict[str, list[str]] = {}
         for v in k["values"]:

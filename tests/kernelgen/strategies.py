@@ -57,7 +57,7 @@ FEATURES = (
     + ["tail_in_loop", "matmul_bias", "gemv", "cube_extract", "cube_extract_in_loop"]
     + ["comm:notify_wait", "comm:tensor_get", "comm:tensor_put"]
     + ["pingpong_scratch"]
-    + ["tail:reshape:left_right"]
+    + ["tail:reshape:left_right", "tail:reduce:split_axis", "tail:reduce:split_axis_ragged"]
     + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
     + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
     + ["gm_exchange_through_cast"]
@@ -430,10 +430,20 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
                 w, wt = load_operand(b, c, shape, [0, 0], shape, F32, "vec", valid)
             b.emit(f"{r} = pto.{op} {v}, {w} : {t}")
         elif kind in ("reduce", "expand_div"):
-            # Row ops reduce dim 1 (fine under up_down), column ops dim 0 (fine under left_right).
+            # Row ops reduce dim 1 (lane-local under up_down), column ops dim 0 (lane-local under left_right).
             axis = "row" if b.split != "left_right" else "col"
             if b.split == "none":
                 axis = draw(st.sampled_from(["row", "col"]))
+            # Issue 43: an AUTO kernel also reduces over its split axis (col under up_down, row under left_right),
+            # which LowerAutoVectorSplit combines across the lanes through a GM workspace; the tile's valid extent
+            # may be ragged or its box odd on that axis (a lane's half partial or empty). The other axis's valid
+            # extent must be static: the combined result's type states it.
+            over = b.auto_axis is not None and isinstance(valid[1 - b.auto_axis], int) and draw(st.booleans())
+            if over:
+                axis = "col" if b.auto_axis == 0 else "row"
+                b.features.add("tail:reduce:split_axis")
+                if shape[b.auto_axis] % 2 or valid[b.auto_axis] != shape[b.auto_axis]:
+                    b.features.add("tail:reduce:split_axis_ragged")
             rshape = [shape[0], 1] if axis == "row" else [1, shape[1]]
             rvalid = [valid[0], 1] if axis == "row" else [1, valid[1]]
             rt = tile(rshape, F32, "vec", rvalid)
