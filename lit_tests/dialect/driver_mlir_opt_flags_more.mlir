@@ -6,7 +6,7 @@
 // pypto-opt adds after expand-mixed-kernel), before running it.
 // RUN: pypto-opt %s -p lower-auto-vector-split,expand-mixed-kernel --dump-pass-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=PIPELINE
 // PIPELINE:      Pass Manager with 3 passes:
-// PIPELINE-NEXT: builtin.module(lower-auto-vector-split{fallback=unsplit report=false remarks=true},expand-mixed-kernel{ring-depth=auto},verify-budget)
+// PIPELINE-NEXT: builtin.module(lower-auto-vector-split{fallback=unsplit report=false remarks=true split-policy=pays},expand-mixed-kernel{ring-depth=auto},verify-budget)
 
 // --mlir-pass-statistics: what each pass did, summed over the kernels (here: @softmax is lane-split, four of
 // its vector tiles halved, one aiv_shard; @col_reduce falls back to unsplit; both are expanded, one pipe each).

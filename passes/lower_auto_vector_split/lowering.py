@@ -123,6 +123,9 @@ class SplitLowering:
         self.load_windows: dict[SSAValue, LoadWindow] = {}
         """halved load result -> the full-width `pto.load` it replaced (`SliceHalving` folds a window into it)."""
         self.on_region_op = on_region_op
+        self.cross_lane_combines = 0
+        """how many workspace round trips the split needs beyond the halved work (a rule that combines the lanes'
+        partial results counts each); the pass then asks whether the split still pays (`auto/choice.py`)."""
         self.boundary_patterns: list[_SplitPattern] = [C2VBoundary(self), V2CBoundary(self)]
         self.transfer_pattern = TransferRestamp(self)
         self.halving_patterns: list[_SplitPattern] = [

@@ -45,6 +45,7 @@ __all__ = [
     "pass_display_name",
     "run_pipeline",
     "DefaultRingCostModel",
+    "DefaultSplitCostModel",
     "with_default_models",
 ]
 
@@ -210,11 +211,25 @@ class DefaultRingCostModel:
         return ReplayRingCostModel().makespans(module, group, depths)
 
 
+class DefaultSplitCostModel:
+    """The split cost model the drivers hand to LowerAutoVectorSplit (`#pto.split<auto>`'s axis, whether a split
+    with extra cross-lane work pays): `split_cost.expanded_makespan`, the kernel alone through ExpandMixedKernel
+    (run here, with the default ring cost model) and its Group timed; loaded when a kernel is first timed."""
+
+    def kernel_makespan(self, module: ModuleOp, kernel: str) -> int | str:
+        from pypto_mlir.split_cost import expanded_makespan
+
+        return expanded_makespan(module, kernel, lambda m: run_pipeline(m, "expand-mixed-kernel"))
+
+
 def with_default_models(p: ModulePass) -> ModulePass:
-    """`p`, handed the default ring cost model when it takes a cost model (`choose-ring-depth`,
-    `expand-mixed-kernel`) and has none: the passes import neither the interpreter nor the timing model."""
+    """`p`, handed the default cost models it takes and has none of: the ring cost model (`choose-ring-depth`,
+    `expand-mixed-kernel`), the split cost model (`lower-auto-vector-split`); the passes import neither the
+    interpreter nor the timing model."""
     if getattr(p, "cost_model", False) is None:
-        return p.with_cost_model(DefaultRingCostModel())  # type: ignore[attr-defined]
+        p = p.with_cost_model(DefaultRingCostModel())  # type: ignore[attr-defined]
+    if getattr(p, "split_model", False) is None:
+        p = p.with_split_model(DefaultSplitCostModel())  # type: ignore[attr-defined]
     return p
 
 
