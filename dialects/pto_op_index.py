@@ -95,6 +95,8 @@ OP_CLASSES: dict[str, tuple[str, str]] = {
     "pto.matmul_mx": ("pto_mx_ops", "MatmulMxOp"),
     "pto.matmul_mx_acc": ("pto_mx_ops", "MatmulMxAccOp"),
     "pto.matmul_mx_bias": ("pto_mx_ops", "MatmulMxBiasOp"),
+    "pto.lane_workspace": ("pto_lane_ops", "LaneWorkspaceOp"),
+    "pto.lane_barrier": ("pto_lane_ops", "LaneBarrierOp"),
 }
 
 

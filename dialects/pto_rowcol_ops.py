@@ -65,7 +65,7 @@ class RowSumOp(_ReduceOp):
     """`pto.row_sum`: sum, reduce each row to one column."""
 
     name = "pto.row_sum"
-    traits = traits_def(ReductionAxis(1))
+    traits = traits_def(ReductionAxis(1, "sum"))
 
 
 @irdl_op_definition
@@ -73,7 +73,7 @@ class RowMaxOp(_ReduceOp):
     """`pto.row_max`: max, reduce each row to one column."""
 
     name = "pto.row_max"
-    traits = traits_def(ReductionAxis(1))
+    traits = traits_def(ReductionAxis(1, "max"))
 
 
 @irdl_op_definition
@@ -81,7 +81,7 @@ class RowMinOp(_ReduceOp):
     """`pto.row_min`: min, reduce each row to one column."""
 
     name = "pto.row_min"
-    traits = traits_def(ReductionAxis(1))
+    traits = traits_def(ReductionAxis(1, "min"))
 
 
 @irdl_op_definition
@@ -89,7 +89,7 @@ class ColSumOp(_ReduceOp):
     """`pto.col_sum`: sum, reduce each column to one row."""
 
     name = "pto.col_sum"
-    traits = traits_def(ReductionAxis(0))
+    traits = traits_def(ReductionAxis(0, "sum"))
 
 
 @irdl_op_definition
@@ -97,7 +97,7 @@ class ColMaxOp(_ReduceOp):
     """`pto.col_max`: max, reduce each column to one row."""
 
     name = "pto.col_max"
-    traits = traits_def(ReductionAxis(0))
+    traits = traits_def(ReductionAxis(0, "max"))
 
 
 @irdl_op_definition
@@ -105,7 +105,7 @@ class ColMinOp(_ReduceOp):
     """`pto.col_min`: min, reduce each column to one row."""
 
     name = "pto.col_min"
-    traits = traits_def(ReductionAxis(0))
+    traits = traits_def(ReductionAxis(0, "min"))
 
 
 REDUCE_OPS = (RowSumOp, RowMaxOp, RowMinOp, ColSumOp, ColMaxOp, ColMinOp)

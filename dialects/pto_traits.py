@@ -14,6 +14,8 @@ class-level strings.  The facts:
   import_peer_buffer) and its subclass `PipeInit` (`*_initialize_pipe`, with its `side`).
 - `SlotView`: the result is a view of the first operand's buffer (no copy), so a popped slot stays in use while
   the view is used.
+- `AllocatesResult`: the op's only effect is allocating its result's buffer (lane_workspace): removable when
+  unused, kept while used.
 - `GmAccess`: the GM tensors an op reads and writes, named by operand (load, store, tile_put/get, tensor_put/get),
   and the tile it moves, if any: the hazard analysis takes its accesses from this trait only.
 - `TileGenerator`: makes a tile from scalars only (full, create, ci, random); `position_dependent` when its
@@ -23,7 +25,8 @@ class-level strings.  The facts:
 - `OncePerKernel(effect, when)`: the op's GM effect must happen once per kernel instance, so it must not be
   duplicated on both AIV lanes either (an atomic store adds twice, a put or a signal reaches the peer twice);
   `once_per_kernel(op)` says whether (and why) an op instance is one.
-- `ReductionAxis(axis)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces, or a row/col expand
+- `ReductionAxis(axis, combine)` / `BroadcastAxis(axis)`: the dim a row/col reduction reduces (and how it combines
+  cells: sum, max, min), or a row/col expand
   broadcasts along (row ops: 1, col ops: 0).
 - `CostFree`, `Transcendental`: what the timing model (`pypto_mlir.timing.costs`) charges beyond the unit an op
   runs on: nothing for an op that only names memory or reads a core register (create, tensor_cast,
@@ -41,7 +44,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 
 from xdsl.ir import Operation, SSAValue
-from xdsl.traits import OpTrait
+from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from .pto_types import DYNAMIC, FunctionKind, TileType, format_shape, is_cube_memory
@@ -383,6 +386,16 @@ class GmAccess(OpTrait):
         return getattr(op, self.writes[0])
 
 
+class AllocatesResult(MemoryEffect):
+    """The op's only effect is allocating the buffer its result names (`lane_workspace`): xDSL's DCE removes it
+    when the result is unused and keeps it while used (MLIR's rule for an allocation of the op's own result).
+    xDSL's `MemoryAllocEffect` names no value, which DCE must treat as an effect on something else."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        return {EffectInstance(MemoryEffectKind.ALLOC, r) for r in op.results}
+
+
 class TensorView(OpTrait):
     """The op's result is the GM buffer of its first operand under another type (`pto.tensor_cast`): no data
     moves, and every access of the result is an access of the operand's buffer."""
@@ -464,9 +477,12 @@ def once_per_kernel(op: Operation) -> str | None:
 
 @dataclass(frozen=True)
 class ReductionAxis(OpTrait):
-    """A reduction along dim `axis` (row_*: 1, the result has one column; col_*: 0, one row)."""
+    """A reduction along dim `axis` (row_*: 1, the result has one column; col_*: 0, one row) that combines cells
+    with `combine` (`sum`, `max` or `min`): associative and commutative, so partial results of disjoint parts of
+    the axis combine with the same operation (LowerAutoVectorSplit's cross-lane reduction, `cross_lane.py`)."""
 
     axis: int
+    combine: str
 
 
 @dataclass(frozen=True)
@@ -491,7 +507,7 @@ class HalvingRule(StrEnum):
     BOUNDARY = "boundary"  # aiv_shard / aic_gather: already per lane, kept as written
     TRANSFER = "transfer"  # pipe ops: split codes re-stamped, tiles never halved
     LANE_ID = "lane id"  # pto.get_subblock_idx: the lane's own id
-    WHOLE = "whole"  # runs unchanged on both lanes (copies of whole tensors)
+    WHOLE = "whole"  # runs unchanged on both lanes (copies of whole tensors, the lane barrier and workspace)
 
 
 @dataclass(frozen=True)
@@ -511,6 +527,7 @@ def halving_rule_of(op: Operation) -> HalvingRule | None:
 __all__ = [
     "Affinity",
     "AffinityTrait",
+    "AllocatesResult",
     "BoundaryAffinity",
     "BroadcastAxis",
     "ContextualVerify",

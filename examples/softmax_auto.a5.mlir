@@ -1,7 +1,8 @@
 // Attention-score kernel with the split axis left to the compiler (pto.split<auto>): Q x K^T on the cube, then a
 // row softmax on the vector cores.
-// LowerAutoVectorSplit tries both axes: left_right would reduce each row over the split axis, so it chooses
-// up_down (each AIV lane normalises half the rows); the split report says which axis and why.
+// LowerAutoVectorSplit lowers it on both axes: left_right would reduce each row over the split axis, its two
+// lanes' partials combined through a GM workspace, and the timing model finds that form slower, so it chooses
+// up_down (each AIV lane normalises half the rows); the split report says which axis and why, with both figures.
 builtin.module attributes {pto.target = #pto.target<a5>} {
   func.func @attn_auto_incore_0(%q: !pto.tensor<64x128xbf16>, %k: !pto.tensor<128x128xbf16>,
                                 %out_0: !pto.tensor<64x128xf32> {pto.out}) -> !pto.tensor<64x128xf32>

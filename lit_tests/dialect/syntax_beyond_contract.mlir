@@ -80,4 +80,16 @@ pto.defer_wait %sig[0] : !pto.tensor<4xi32>
 %mx  = pto.matmul_mx %l, %ls, %r, %rs : !pto.tile<16x64xf8E4M3FN, left>, !pto.tile<16x2xf8E8M0FNU, left_scale>, !pto.tile<64x32xf8E4M3FN, right>, !pto.tile<2x32xf8E8M0FNU, right_scale> -> !pto.tile<16x32xf32, acc>
     func.return
   }
+  // CHECK-LABEL: func.func @lane_workspace_11
+  // CHECK: %ws = pto.lane_workspace : !pto.tensor<2x16x1xf32>
+  func.func @lane_workspace_11() {
+%ws  = pto.lane_workspace : !pto.tensor<2x16x1xf32>
+    func.return
+  }
+  // CHECK-LABEL: func.func @lane_barrier_12
+  // CHECK: pto.lane_barrier
+  func.func @lane_barrier_12() {
+pto.lane_barrier
+    func.return
+  }
 }

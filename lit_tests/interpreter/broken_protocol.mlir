@@ -12,7 +12,7 @@
 // RUN: sed 's/%%out_0\[%%row, 0\]/%%out_0[0, 0]/' %S/Inputs/matmul_softmax.expanded.a2a3.mlir > %t.off.mlir
 // RUN: not pypto-run --compare-with %t.off.mlir %examples/matmul_softmax.a2a3.mlir 2>&1 | filecheck %s --check-prefix=OFFSET
 // OFFSET: FAILED (after)
-// OFFSET: off.mlir:34:5: error: data race on GM tensor %out[0:32, 0:128] in Group @attn_incore_0: a store on @attn_incore_0_aiv lane 1 (AIV) and a store on @attn_incore_0_aiv lane 0 (AIV) at {{.*}}off.mlir:34:5 touch the same cells and no pipe handshake orders them (1 racing pair(s))
+// OFFSET: off.mlir:34:5: error: data race on GM tensor %out[0:32, 0:128] in Group @attn_incore_0: a store on @attn_incore_0_aiv lane 1 (AIV) and a store on @attn_incore_0_aiv lane 0 (AIV) at {{.*}}off.mlir:34:5 touch the same cells and no pipe handshake or lane barrier orders them (1 racing pair(s))
 
 // A missing tfree within the ring's depth leaves a popped slot at kernel exit.
 // RUN: sed '/tfree_to_aic/d' %S/Inputs/seed_example1.expanded.a5.mlir > %t.leak.mlir
@@ -42,7 +42,7 @@
 // RUN: pypto-opt --expand-mixed-kernel %S/Inputs/gm_exchange.a2a3.mlir | sed -e '/tpush_to_aiv/d' -e '/gm_sync/d' > %t.nofence.mlir
 // RUN: not pypto-run --compare-with %t.nofence.mlir %S/Inputs/gm_exchange.a2a3.mlir 2>&1 | filecheck %s --check-prefix=RACE
 // RACE: check of '{{.*}}nofence.mlir' FAILED (after)
-// RACE: nofence.mlir:[[LOAD:[0-9]+]]:5: error: data race on GM tensor %scratch[0:16, 0:16] in Group @k: a load on @k_aiv lane 0 (AIV) and a store on @k_aic (AIC) at {{.*}}nofence.mlir:[[STORE:[0-9]+]]:5 touch the same cells and no pipe handshake orders them (1 racing pair(s))
+// RACE: nofence.mlir:[[LOAD:[0-9]+]]:5: error: data race on GM tensor %scratch[0:16, 0:16] in Group @k: a load on @k_aiv lane 0 (AIV) and a store on @k_aic (AIC) at {{.*}}nofence.mlir:[[STORE:[0-9]+]]:5 touch the same cells and no pipe handshake or lane barrier orders them (1 racing pair(s))
 // RACE-NEXT: nofence.mlir:[[STORE]]:5: note: a store of %scratch[0:16, 0:16] on @k_aic (AIC)
 
 // The same program without pto.dual_aiv_dispatch on its AIV kernel: a2a3 runs an AIV kernel of a Group on both

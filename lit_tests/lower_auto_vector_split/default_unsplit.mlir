@@ -19,31 +19,33 @@
 // regions have no unsplit form: their rejections stay errors under the default (region_errors.mlir runs
 // without an option).
 
-// UP_DOWN, a column reduction over the split axis: no per-lane schedule.
-// REMARK:     {{.+}}:[[# @LINE + 22]]:5: remark: LowerAutoVectorSplit: kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}
-// ERR:        default_unsplit.mlir:[[# @LINE + 21]]:5: error: LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}--lower-auto-vector-split{fallback=unsplit}
+// UP_DOWN, a column reduction over the split axis whose result has a run-time valid extent (the column count
+// %n): the lanes' partials cannot be combined through the workspace (cross_lane_reduce.mlir splits the others).
+// REMARK:     {{.+}}:[[# @LINE + 23]]:5: remark: LowerAutoVectorSplit: kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split: reduce op 'pto.col_sum' reduces over the split axis (dim 0){{.*}}; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}
+// ERR:        default_unsplit.mlir:[[# @LINE + 22]]:5: error: LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces over the split axis (dim 0){{.*}}--lower-auto-vector-split{fallback=unsplit}
 // CHECK-LABEL: func.func @col_reduce
 // CHECK-SAME:  pto.split = #pto.split<none>
 // CHECK-NOT:   pto.split_aiv
 // CHECK-NOT:   subblock_idx
 // CHECK-NOT:   aiv_shard
-// CHECK:       %s = pto.col_sum %zv : !pto.tile<16x16xf32, vec> -> !pto.tile<1x16xf32, vec>
+// CHECK:       %s = pto.col_sum %y : !pto.tile<16x16xf32, vec, valid = [16, ?]> -> !pto.tile<1x16xf32, vec, valid = [1, ?]>
 // CHECK:       func.return
 // EMK-LABEL:   func.func @col_reduce_aiv
 // EMK-SAME:    pto.kind = #pto.kind<aiv>, pto.split = #pto.split<none>
 // A2A3-SAME:   pto.dual_aiv_dispatch
 // A5-NOT:      pto.dual_aiv_dispatch
-// EMK:         pto.col_sum {{.*}} : !pto.tile<16x16xf32, vec> -> !pto.tile<1x16xf32, vec>
+// EMK:         pto.col_sum {{.*}} : !pto.tile<16x16xf32, vec, valid = [16, ?]> -> !pto.tile<1x16xf32, vec, valid = [1, ?]>
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @col_reduce(%x: !pto.tensor<16x16xf32>, %out: !pto.tensor<1x16xf32> {pto.out}) -> !pto.tensor<1x16xf32>
+  func.func @col_reduce(%x: !pto.tensor<16x16xf32>, %n: index, %out: !pto.tensor<1x16xf32> {pto.out}) -> !pto.tensor<1x16xf32>
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %xm = pto.load %x[0, 0] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, mat>
     %xl = pto.move %xm : !pto.tile<16x16xf32, mat> -> !pto.tile<16x16xf32, left>
     %xr = pto.move %xm : !pto.tile<16x16xf32, mat> -> !pto.tile<16x16xf32, right>
     %z = pto.matmul %xl, %xr : !pto.tile<16x16xf32, left>, !pto.tile<16x16xf32, right> -> !pto.tile<16x16xf32, acc>
     %zv = pto.move %z : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    %s = pto.col_sum %zv : !pto.tile<16x16xf32, vec> -> !pto.tile<1x16xf32, vec>
-    %o = pto.store %s, %out[0, 0] : !pto.tile<1x16xf32, vec>, !pto.tensor<1x16xf32>
+    %y = pto.set_validshape %zv valid [16, %n] : !pto.tile<16x16xf32, vec> -> !pto.tile<16x16xf32, vec, valid = [16, ?]>
+    %s = pto.col_sum %y : !pto.tile<16x16xf32, vec, valid = [16, ?]> -> !pto.tile<1x16xf32, vec, valid = [1, ?]>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<1x16xf32, vec, valid = [1, ?]>, !pto.tensor<1x16xf32>
     func.return %o : !pto.tensor<1x16xf32>
   }
 
@@ -75,7 +77,8 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       attributes {pto.kind = #pto.kind<orchestration>} {
     %o1 = pto.create_tensor : !pto.tensor<1x16xf32>
     %o2 = pto.create_tensor : !pto.tensor<16x16xf32>
-    %r1 = func.call @col_reduce(%x, %o1) : (!pto.tensor<16x16xf32>, !pto.tensor<1x16xf32>) -> !pto.tensor<1x16xf32>
+    %n = arith.constant 11 : index
+    %r1 = func.call @col_reduce(%x, %n, %o1) : (!pto.tensor<16x16xf32>, index, !pto.tensor<1x16xf32>) -> !pto.tensor<1x16xf32>
     %r2 = func.call @transpose_cols(%x, %o2) : (!pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>) -> !pto.tensor<16x16xf32>
     func.return %r1, %r2 : !pto.tensor<1x16xf32>, !pto.tensor<16x16xf32>
   }

@@ -63,26 +63,29 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// E-REDUCE: a column reduction under UP_DOWN reduces the split axis.
+// A reduction over the split axis is combined across the lanes through a GM workspace (cross_lane_reduce.mlir);
+// refused only when its result's valid extent is a run-time value (the workspace loads cannot state it).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @reduce_up_down(%qk: !pto.tile<16x16xf32, acc>)
+  func.func @reduce_runtime_valid(%qk: !pto.tile<16x16xf32, acc>, %x: !pto.tensor<16x16xf32>, %n: index)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces on the split axis (dim 0); partial reduction in a split kernel is not supported}}
-    %c = pto.col_sum %s : !pto.tile<16x16xf32, vec> -> !pto.tile<1x16xf32, vec>
+    %l = pto.load %x[0, 0] valid [16, %n] : !pto.tensor<16x16xf32> -> !pto.tile<16x16xf32, vec, valid = [16, ?]>
+    // expected-error@+1 {{LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces over the split axis (dim 0), which the lanes combine through a GM workspace, but its result 'c' (!pto.tile<1x16xf32, vec, valid = [1, ?]>) has a run-time valid extent that the workspace loads cannot state}}
+    %c = pto.col_sum %l : !pto.tile<16x16xf32, vec, valid = [16, ?]> -> !pto.tile<1x16xf32, vec, valid = [1, ?]>
     func.return
   }
 }
 
 // -----
 
-// E-REDUCE: a row reduction under LEFT_RIGHT.
+// The same under LEFT_RIGHT: a row reduction whose rows are valid up to a run-time count.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @reduce_left_right(%qk: !pto.tile<16x16xf32, acc>)
+  func.func @reduce_runtime_valid_rows(%qk: !pto.tile<16x16xf32, acc>, %m: index)
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
     %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    // expected-error@+1 {{reduce op 'pto.row_max' reduces on the split axis (dim 1)}}
-    %c = pto.row_max %s : !pto.tile<16x16xf32, vec> -> !pto.tile<16x1xf32, vec>
+    %w = pto.set_validshape %s valid [%m, 16] : !pto.tile<16x16xf32, vec> -> !pto.tile<16x16xf32, vec, valid = [?, 16]>
+    // expected-error@+1 {{reduce op 'pto.row_max' reduces over the split axis (dim 1), which the lanes combine through a GM workspace, but its result 'c' (!pto.tile<16x1xf32, vec, valid = [?, 1]>) has a run-time valid extent}}
+    %c = pto.row_max %w : !pto.tile<16x16xf32, vec, valid = [?, 16]> -> !pto.tile<16x1xf32, vec, valid = [?, 1]>
     func.return
   }
 }

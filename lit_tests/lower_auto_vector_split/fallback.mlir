@@ -11,23 +11,25 @@
 // ExpandMixedKernel expands it as any unsplit mixed kernel: on a2a3 its AIV gets pto.dual_aiv_dispatch (both lanes
 // run it, lane 1 replays the handshakes), on a5 one lane runs it.  report=true adds a remark per kernel (func.func).
 
-// A column reduction under UP_DOWN sums over both lanes' rows: no per-lane schedule (E-REDUCE).
-// ERR:        fallback.mlir:[[# @LINE + 14]]:5: error: LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): --lower-auto-vector-split{fallback=unsplit}
-// REMARK:     fallback.mlir:[[# @LINE + 13]]:5: remark: LowerAutoVectorSplit: kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split: reduce op 'pto.col_sum' reduces on the split axis (dim 0){{.*}}; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}
+// A column reduction under UP_DOWN whose result has a run-time valid extent: its lanes' partials cannot be
+// combined through the workspace (the other reductions over the split axis are split: cross_lane_reduce.mlir).
+// ERR:        fallback.mlir:[[# @LINE + 15]]:5: error: LowerAutoVectorSplit: reduce op 'pto.col_sum' reduces over the split axis (dim 0){{.*}}; or compile the kernel unsplit instead (pto.split<none>, the vector work on one lane): --lower-auto-vector-split{fallback=unsplit}
+// REMARK:     fallback.mlir:[[# @LINE + 14]]:5: remark: LowerAutoVectorSplit: kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split: reduce op 'pto.col_sum' reduces over the split axis (dim 0){{.*}}; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}
 // QUIET-NOT:  remark
 // CHECK-LABEL: func.func @col_reduce_aiv
 // CHECK-SAME:  pto.kind = #pto.kind<aiv>, pto.split = #pto.split<none>
 // A2A3-SAME:   pto.dual_aiv_dispatch
 // A5-NOT:      pto.dual_aiv_dispatch
-// CHECK:       %s = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
+// CHECK:       %s = pto.col_sum %w : !pto.tile<16x32xf32, vec, valid = [16, ?]> -> !pto.tile<1x32xf32, vec, valid = [1, ?]>
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // expected-remark@+1 {{LowerAutoVectorSplit report: kernel 'col_reduce' falls back to unsplit because of 'pto.col_sum' at}}
-  func.func @col_reduce(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<1x32xf32> {pto.out})
+  func.func @col_reduce(%qk: !pto.tile<16x32xf32, acc>, %n: index, %out: !pto.tensor<1x32xf32> {pto.out})
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
+    %w = pto.set_validshape %v valid [16, %n] : !pto.tile<16x32xf32, vec> -> !pto.tile<16x32xf32, vec, valid = [16, ?]>
     // expected-remark@+1 {{kernel 'col_reduce' is compiled unsplit (fallback=unsplit, pto.split<none> instead of pto.split<up_down>) because 'pto.col_sum' here cannot be lane-split}}
-    %s = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
-    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec>, !pto.tensor<1x32xf32>
+    %s = pto.col_sum %w : !pto.tile<16x32xf32, vec, valid = [16, ?]> -> !pto.tile<1x32xf32, vec, valid = [1, ?]>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec, valid = [1, ?]>, !pto.tensor<1x32xf32>
     func.return
   }
 }

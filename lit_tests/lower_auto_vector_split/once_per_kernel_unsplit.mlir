@@ -5,7 +5,8 @@
 // RUN: pypto-run --quiet --check-pipeline lower-auto-vector-split,expand-mixed-kernel %t.a5.mlir
 
 // Issue 40, class 1, the unsplit paths: a kernel the split falls back from (fallback=unsplit, the default: a
-// column sum over the up_down split axis) keeps its atomic store, tensor_put and notify as written, unguarded.
+// random tile spanning the up_down split axis, E-GEN; a column sum over the split axis alone is split now, its
+// lanes' partials combined, issue 43) keeps its atomic store, tensor_put and notify as written, unguarded.
 // On a2a3 its AIV half gets pto.dual_aiv_dispatch: both lanes run it, and lane 1 replays the handshakes only (its
 // stores, puts and notifies are suppressed: docs/expand-mixed-kernel-protocol.md), so each effect happens once;
 // on a5 it runs on one lane.  Checked by execution on both targets (outputs start at zero).
@@ -21,7 +22,10 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
                          %dst: !pto.tensor<16x16xf32> {pto.inout}, %sig: !pto.tensor<2xi32> {pto.inout}, %peer: index)
       -> (!pto.tensor<1x16xf32>, !pto.tensor<16x16xf32>) attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %v = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    %cs = pto.col_sum %v : !pto.tile<16x16xf32, vec> -> !pto.tile<1x16xf32, vec>
+    %c0 = arith.constant 0 : i32
+    %g = pto.random %c0 : i32 -> !pto.tile<16x16xf32, vec>
+    %w = pto.add %v, %g : !pto.tile<16x16xf32, vec>
+    %cs = pto.col_sum %w : !pto.tile<16x16xf32, vec> -> !pto.tile<1x16xf32, vec>
     %o = pto.store %cs, %out[0, 0] {atomic = 1 : i64} : !pto.tile<1x16xf32, vec>, !pto.tensor<1x16xf32>
     %d = pto.tensor_put %src, %dst to %peer : !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>
     pto.notify %sig[0] to %peer : !pto.tensor<2xi32>

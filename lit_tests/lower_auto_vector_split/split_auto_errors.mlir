@@ -4,19 +4,20 @@
 
 // `#pto.split<auto>` under fallback=error (issue 43 part 3): a kernel that splits on neither axis is a located
 // error at the op that stops up_down, giving both axes' reasons, with a note at the op that stops left_right.
-// A row and a column reduction of the same tile: col_sum reduces over up_down's axis, row_sum over left_right's.
+// A random column (it spans up_down's axis) and a random row (left_right's): neither axis splits.
 // EMK: split_auto_errors.mlir:[[# @LINE + 2]]:3: error: ExpandMixedKernel: kernel '@neither' requests pto.split<auto> but has not been lowered to the per-lane form (it has no pto.split_aiv): LowerAutoVectorSplit must run first
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @neither(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<16x1xf32> {pto.out},
-                     %out2: !pto.tensor<1x32xf32> {pto.out})
+  func.func @neither(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<16x32xf32> {pto.out})
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<auto>} {
     %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
-    // expected-note@+1 {{left_right cannot be lane-split here: reduce op 'pto.row_sum' reduces on the split axis (dim 1)}}
-    %r = pto.row_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<16x1xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: kernel 'neither' requests pto.split<auto>, but neither axis can be lane-split: up_down: 'pto.col_sum' at}}
-    %c = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
-    %o = pto.store %r, %out[0, 0] : !pto.tile<16x1xf32, vec>, !pto.tensor<16x1xf32>
-    %o2 = pto.store %c, %out2[0, 0] : !pto.tile<1x32xf32, vec>, !pto.tensor<1x32xf32>
+    %c0 = arith.constant 0 : i32
+    // expected-error@+1 {{LowerAutoVectorSplit: kernel 'neither' requests pto.split<auto>, but neither axis can be lane-split: up_down: 'pto.random' at}}
+    %col = pto.random %c0 : i32 -> !pto.tile<16x1xf32, vec>
+    %a = pto.row_expand_add %v, %col : !pto.tile<16x32xf32, vec>, !pto.tile<16x1xf32, vec>
+    // expected-note@+1 {{left_right cannot be lane-split here: automatic split-axis halving of 'pto.random' is not supported}}
+    %row = pto.random %c0 : i32 -> !pto.tile<1x32xf32, vec>
+    %b = pto.col_expand_add %a, %row : !pto.tile<16x32xf32, vec>, !pto.tile<1x32xf32, vec>
+    %o = pto.store %b, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>
     func.return
   }
 }

@@ -48,19 +48,20 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %o : !pto.tensor<64x128xf32>
   }
 
-  // A column reduction under up_down needs both lanes' rows: with fallback=unsplit the kernel is compiled
-  // unsplit, and the report says which op forced it and why.
+  // A column reduction under up_down whose result has a run-time valid extent (the lanes' partials cannot be
+  // combined): with fallback=unsplit the kernel is compiled unsplit, and the report says which op forced it and why.
   // A kernel that fell back does not read as split: its headline says it was compiled unsplit.
   // CHECK-LABEL: kernel @col_reduce: split up_down requested, compiled unsplit (the split fell back)
-  // CHECK-NEXT:  LowerAutoVectorSplit: falls back to unsplit because of 'pto.col_sum' at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 7]]:5: reduce op 'pto.col_sum' reduces on the split axis (dim 0)
+  // CHECK-NEXT:  LowerAutoVectorSplit: falls back to unsplit because of 'pto.col_sum' at {{.*}}decisions.mlir{{.*}}:[[# @LINE + 8]]:5: reduce op 'pto.col_sum' reduces over the split axis (dim 0)
   // CHECK-NEXT:  pipe 0 c2v: depth 2, slot 2048 B; 4096 B ring in vec (AIV); 2 transfers
   // CHECK-NEXT:  ring depth 2 (the default, not chosen): each ring carries at most 1 tile per run, so no push waits for a slot at depth 2
   // CHECK-NEXT:  result: @col_reduce_aic, @col_reduce_aiv, @col_reduce
-  func.func @col_reduce(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<1x32xf32> {pto.out})
+  func.func @col_reduce(%qk: !pto.tile<16x32xf32, acc>, %n: index, %out: !pto.tensor<1x32xf32> {pto.out})
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
-    %s = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
-    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec>, !pto.tensor<1x32xf32>
+    %w = pto.set_validshape %v valid [16, %n] : !pto.tile<16x32xf32, vec> -> !pto.tile<16x32xf32, vec, valid = [16, ?]>
+    %s = pto.col_sum %w : !pto.tile<16x32xf32, vec, valid = [16, ?]> -> !pto.tile<1x32xf32, vec, valid = [1, ?]>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec, valid = [1, ?]>, !pto.tensor<1x32xf32>
     func.return
   }
 

@@ -161,6 +161,11 @@ class LaneArith:
         self._last = op
         return op.results[0]
 
+    def hoist(self, op: Operation) -> SSAValue:
+        """Insert `op` (whose operands are defined by then) among the hoisted values after the lane index, located
+        at the anchor; returns its first result (a value created once per kernel, e.g. a lane workspace)."""
+        return self._hoist(op)
+
     def const(self, value: int) -> SSAValue:
         """A hoisted `arith.constant value : index`."""
         if value not in self._consts:

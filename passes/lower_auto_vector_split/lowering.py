@@ -98,6 +98,7 @@ class SplitLowering:
         full_width: set[SSAValue] | None = None,
         keeps_whole: bool = False,
         free_axes: dict[SSAValue, int] | None = None,
+        cross_lane: bool = False,
     ):
         self.mode = mode
         self.free_axes = free_axes or {}
@@ -108,6 +109,11 @@ class SplitLowering:
         """whether the caller computed the full-width chains (the AUTO path): a value no chain keeps whole could
         not be (messages say so); the region path keeps none."""
         self.dim = split_dim_of(mode)
+        self.cross_lane = cross_lane
+        """whether a reduction over the split axis is combined across the lanes through a GM workspace
+        (`patterns/cross_lane.py`; the AUTO path) or refused (a `split_aiv_scope` region: the author's error)."""
+        self.cross_lane_combines: list[dict] = []
+        """one entry per reduction combined across the lanes (a workspace round trip each; the split report)."""
         self.lane_stride = lane_stride
         self.where = where
         self.arith = LaneArith(sub, anchor)
@@ -123,9 +129,6 @@ class SplitLowering:
         self.load_windows: dict[SSAValue, LoadWindow] = {}
         """halved load result -> the full-width `pto.load` it replaced (`SliceHalving` folds a window into it)."""
         self.on_region_op = on_region_op
-        self.cross_lane_combines = 0
-        """how many workspace round trips the split needs beyond the halved work (a rule that combines the lanes'
-        partial results counts each); the pass then asks whether the split still pays (`auto/choice.py`)."""
         self.boundary_patterns: list[_SplitPattern] = [C2VBoundary(self), V2CBoundary(self)]
         self.transfer_pattern = TransferRestamp(self)
         self.halving_patterns: list[_SplitPattern] = [

@@ -90,7 +90,7 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     stride = scan_lane_stride(f, dim, full_width)
     lw = SplitLowering(
         mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width,
-        keeps_whole=True, free_axes=generator_axes(f, dim),
+        keeps_whole=True, free_axes=generator_axes(f, dim), cross_lane=True,
     )
     lw.lower_block(block)
     lw.check_no_cube_tile_halved(f)
@@ -179,7 +179,6 @@ class _AutoRun:
             module = module.parent_op()
         assert module is not None, "an AUTO kernel is lowered inside its module"
         self.module: ModuleOp = module
-        self.last_time: int | str = ""
 
     def put(self, form: func.FuncOp) -> None:
         if form is self.current:
@@ -294,7 +293,7 @@ class LowerAutoVectorSplitPass(ModulePass):
         facts: dict = {}
         if requested == AUTO_SPLIT:
             timed = {axis: self._time(run, a.form, "the split axis") for axis, a in ok.items()} if len(ok) > 1 else {}
-            choice = choose_axis({axis: a.lw.cross_lane_combines for axis, a in ok.items()}, timed)
+            choice = choose_axis({axis: len(a.lw.cross_lane_combines) for axis, a in ok.items()}, timed)
             facts["axis"] = {
                 "chosen": choice.axis, "why": choice.why, "makespans": choice.makespans,
                 "refused": {a.axis: _unprefixed(a.error.message) for a in attempts if a.error is not None},
@@ -303,30 +302,37 @@ class LowerAutoVectorSplitPass(ModulePass):
         else:
             chosen = attempts[0]
         run.put(chosen.form)
-        combines = chosen.lw.cross_lane_combines
+        combines = len(chosen.lw.cross_lane_combines)
         if combines:
-            facts["cross_lane_combines"] = combines
-        if combines and self.split_policy == "pays" and can_fall_back:
-            split_time = facts.get("axis", {}).get("makespans", {}).get(chosen.axis)
-            if split_time is None:
-                split_time = self._time(run, chosen.form, "whether the split pays")
-            unsplit = run.pristine.clone()
-            set_split_mode(unsplit, "none")
-            verdict = split_pays(split_time, self._time(run, unsplit, "whether the split pays"), combines)
-            facts["pays"] = {"split": split_time, "unsplit": run.last_time, "keep_split": verdict.keep_split,
-                             "why": verdict.why}
-            if not verdict.keep_split:
-                run.put(unsplit)
-                self._report(unsplit, f"is compiled unsplit: {verdict.why}", "kept-unsplit", requested=requested,
-                             **facts)
-                return
-            run.put(chosen.form)
+            facts.update(cross_lane_combines=combines, combines=chosen.lw.cross_lane_combines)
+        if combines and self.split_policy == "pays" and can_fall_back and not self._pays(run, chosen, facts):
+            self._report(run.current, f"is compiled unsplit: {facts['pays']['why']}", "kept-unsplit",
+                         requested=requested, **facts)
+            return
         lw, mode = chosen.lw, chosen.axis
         stride = f" with lane_stride {lw.lane_stride}" if lw.lane_stride is not None else " (box partition)"
+        # `cross_lane_combines`: the workspace round trips the split added (one per reduction over the split axis,
+        # per execution of it); absent when there are none, so the reports of kernels without one do not change.
+        across = f", {combines} reduction(s) combined across the lanes" if combines else ""
         why = f"; axis {mode}: {facts['axis']['why']}" if "axis" in facts else ""
         pays = f"; {facts['pays']['why']}" if "pays" in facts else ""
-        self._report(chosen.form, f"is lane-split {mode}{stride}{why}{pays}", "lane-split", mode=mode,
+        self._report(chosen.form, f"is lane-split {mode}{stride}{across}{why}{pays}", "lane-split", mode=mode,
                      lane_stride=lw.lane_stride, **facts)
+
+    def _pays(self, run: _AutoRun, chosen: _Attempt, facts: dict) -> bool:
+        """Whether the split `chosen` (which needs cross-lane combines) is kept: the modelled makespans of it and
+        of the unsplit kernel (`split_pays`); the form kept is left in the module, the verdict in `facts`."""
+        split_time = facts.get("axis", {}).get("makespans", {}).get(chosen.axis)
+        if split_time is None:
+            split_time = self._time(run, chosen.form, "whether the split pays")
+        unsplit = run.pristine.clone()
+        set_split_mode(unsplit, "none")
+        unsplit_time = self._time(run, unsplit, "whether the split pays")
+        verdict = split_pays(split_time, unsplit_time, len(chosen.lw.cross_lane_combines))
+        facts["pays"] = {"split": split_time, "unsplit": unsplit_time, "keep_split": verdict.keep_split,
+                         "why": verdict.why}
+        run.put(chosen.form if verdict.keep_split else unsplit)
+        return verdict.keep_split
 
     def _attempt(self, run: _AutoRun, axis: str, first: bool) -> _Attempt:
         """Lower a fresh copy of the kernel as written on `axis` (the kernel itself for the first attempt), in
@@ -350,8 +356,7 @@ class LowerAutoVectorSplitPass(ModulePass):
         if self.split_model is None:
             raise missing_model(run.name, what)
         run.put(form)
-        run.last_time = self.split_model.kernel_makespan(run.module, run.name)
-        return run.last_time
+        return self.split_model.kernel_makespan(run.module, run.name)
 
     def _refuse(self, run: _AutoRun, requested: str, attempts: list[_Attempt], can_fall_back: bool) -> None:
         """No axis splits: a located error (`fallback=error`, or no unsplit form), else the kernel unsplit with a

@@ -9,8 +9,10 @@ which hazards a fence closes). Per kernel:
 - `lane_split`: the LowerAutoVectorSplit decision (`lane-split`, `fallback-unsplit` with the op and reason,
   `kept-unsplit` (a split with cross-lane work that the timing model finds slower), `left-alone` with the reason,
   `regions`) and the lane stride; for `#pto.split<auto>` the `axis` chosen, why, each axis's modelled makespan
-  and why a refused axis does not split (`refused`); for a split with cross-lane combines their number and, when
-  compared, `pays` (the modelled makespans split and unsplit, and the verdict);
+  and why a refused axis does not split (`refused`); for a split with reductions over the split axis,
+  `cross_lane_combines` (the number of GM workspace round trips the split added, one per such reduction and run
+  of it; absent when 0), `combines` (each one's op, combine, workspace, barriers) and, when compared, `pays`
+  (the modelled makespans split and unsplit, and the verdict);
 - `values`: the lane status of each named value of the lowered kernel: `halved` (a vector tile cut to one lane's
   part of the split axis), `whole` (the same full vector tile on both lanes), `per lane` (a scalar or index that
   differs between the lanes: the lane id and the offsets computed from it; unnamed ones are listed by op),
@@ -358,11 +360,8 @@ def _choice_text(ls: dict) -> list[str]:
         out.extend(f"  axis {axis} does not split: {why}" for axis, why in ls["axis"]["refused"].items())
     for axis, r in ls.get("refused", {}).items():
         out.append(f"  axis {axis} does not split: {r['forced_by']} at {r['at']}: {r['reason']}")
-    if "pays" in ls:
+    if "pays" in ls and ls["decision"] == "lane-split":
         out.append(f"  cross-lane work: {ls['pays']['why']}")
-    elif ls.get("cross_lane_combines"):
-        out.append(f"  cross-lane work: {ls['cross_lane_combines']} combines (split without comparing: "
-                   "fallback=error or split-policy=always)")
     return out
 
 
@@ -371,6 +370,15 @@ def _kernel_text(k: dict) -> list[str]:
     ls = k.get("lane_split")
     if ls:
         out.append(f"  LowerAutoVectorSplit: {_lane_split_text(ls)}")
+        combined = "combined across the lanes" if ls["decision"] == "lane-split" else "the split would combine across the lanes"
+        for c in ls.get("combines", []):
+            fill = ", its row filled with the identity first (a lane's half may be empty)" if c["identity_fill"] else ""
+            loop = " (in a loop: once per iteration)" if c["in_loop"] else ""
+            out.append(
+                f"  {combined}: {c['value']} = {c['op']} over the split axis (dim {c['split_dim']}), "
+                f"each lane's partial through a {c['workspace']} GM workspace, {c['combine']} of the two rows, "
+                f"{c['barriers']} lane barrier(s){fill}{loop}"
+            )
         out.extend(_choice_text(ls))
     if "values" in k:
         groups: dict[str, list[str]] = {}

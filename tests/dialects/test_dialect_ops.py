@@ -267,6 +267,23 @@ def test_mx_matmuls():
     assert "pto.matmul_mx %0, %1, %2, %3 : " in text and "pto.matmul_mx_acc " in text and "pto.matmul_mx_bias " in text
 
 
+def test_lane_cooperation_ops():
+    """lane_workspace, lane_barrier (beyond the contract, issue 43): the workspace only allocates (removable when
+    unused), the barrier has unknown effects (never removed); both are vector ops that run on both lanes."""
+    from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+    from pypto_mlir.dialects.pto_traits import Affinity, AffinityTrait, OncePerKernel
+
+    ws_type = pto.TensorType([2, 16, 1], f32)
+    text = build([], lambda: [pto.LaneWorkspaceOp(ws_type), pto.LaneBarrierOp()])
+    assert "%0 = pto.lane_workspace : !pto.tensor<2x16x1xf32>\n    pto.lane_barrier\n" in text
+    ws, barrier = pto.LaneWorkspaceOp(ws_type), pto.LaneBarrierOp()
+    assert is_trivially_dead(ws) and not is_trivially_dead(barrier)
+    for op in (ws, barrier):
+        assert op.get_trait(AffinityTrait).intrinsic(op) == Affinity.VECTOR
+        assert not op.has_trait(OncePerKernel)
+
+
 def test_invalid_construction_is_reported_by_verify_module_at_the_op():
     left = pto.TileType.get([16, 64], bf16, "vec")
     right = pto.TileType.get([64, 128], bf16, "right")

@@ -52,12 +52,12 @@ FEATURES = (
     + ["ragged_rows", "partial_columns", "partial_columns:left_right", "odd_extent_on_split_axis", "odd_v2c_gather"]
     + ["c2v_in_scf_if", "store_from_acc", "two_stores_to_output"]
     + ["gm_exchange", "several_stores_to_one_tensor", "gm_exchange_in_loop", "scratch_reused_across_iterations"]
-    + ["load_before_store_in_loop", "region_shard", "region_subblock_idx"]
+    + ["load_before_store_in_loop", "region_shard", "region_subblock_idx", "region_lane_exchange"]
     + [f"tail:{k}" for k in TAIL_KINDS]
     + ["tail_in_loop", "matmul_bias", "gemv", "cube_extract", "cube_extract_in_loop"]
     + ["comm:notify_wait", "comm:tensor_get", "comm:tensor_put"]
     + ["pingpong_scratch"]
-    + ["tail:reshape:left_right"]
+    + ["tail:reshape:left_right", "tail:reduce:split_axis", "tail:reduce:split_axis_ragged"]
     + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
     + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
     + ["gm_exchange_through_cast"]
@@ -116,7 +116,7 @@ def tile(shape, dt, space, valid=None) -> str:
 
 
 def tensor(shape, dt) -> str:
-    return f"!pto.tensor<{shape[0]}x{shape[1]}x{dt}>"
+    return f"!pto.tensor<{'x'.join(str(d) for d in shape)}x{dt}>"
 
 
 @dataclass
@@ -430,10 +430,20 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
                 w, wt = load_operand(b, c, shape, [0, 0], shape, F32, "vec", valid)
             b.emit(f"{r} = pto.{op} {v}, {w} : {t}")
         elif kind in ("reduce", "expand_div"):
-            # Row ops reduce dim 1 (fine under up_down), column ops dim 0 (fine under left_right).
+            # Row ops reduce dim 1 (lane-local under up_down), column ops dim 0 (lane-local under left_right).
             axis = "row" if b.split != "left_right" else "col"
             if b.split == "none":
                 axis = draw(st.sampled_from(["row", "col"]))
+            # Issue 43: an AUTO kernel also reduces over its split axis (col under up_down, row under left_right),
+            # which LowerAutoVectorSplit combines across the lanes through a GM workspace; the tile's valid extent
+            # may be ragged or its box odd on that axis (a lane's half partial or empty). The other axis's valid
+            # extent must be static: the combined result's type states it.
+            over = b.auto_axis is not None and isinstance(valid[1 - b.auto_axis], int) and draw(st.booleans())
+            if over:
+                axis = "col" if b.auto_axis == 0 else "row"
+                b.features.add("tail:reduce:split_axis")
+                if shape[b.auto_axis] % 2 or valid[b.auto_axis] != shape[b.auto_axis]:
+                    b.features.add("tail:reduce:split_axis_ragged")
             rshape = [shape[0], 1] if axis == "row" else [1, shape[1]]
             rvalid = [valid[0], 1] if axis == "row" else [1, valid[1]]
             rt = tile(rshape, F32, "vec", rvalid)
@@ -892,6 +902,8 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
         b.features.add("region_subblock_idx")
         lane = b.fresh("sub")
         b.emit(f"{lane} = pto.get_subblock_idx : index")
+    if hvalid == half and draw(st.integers(0, 3)) == 0:
+        w = _lane_exchange(b, w, ht, half, lane)
     step = b.const_index(half[axis])
     off = b.fresh("off")
     b.emit(f"{off} = arith.muli {lane}, {step} : index")
@@ -929,6 +941,22 @@ def _region_tail(draw, b: Builder, target, accv, acc_t, m, n, valid, out, shape_
         side = b.side_output(ot)
         b.emit(f"{b.fresh('o')} = pto.store {ca}, {side}[0, 0] : {at}, {ot}")
     return _module(b, target, "region", r, shape_out)
+
+
+def _lane_exchange(b: Builder, w: str, ht: str, half: list[int], lane: str) -> str:
+    """Each lane adds the other lane's part to its own, exchanged through a `pto.lane_workspace` (one row per lane)
+    across a `pto.lane_barrier` (issue 43): the cross-lane GM order the race detector must see through the
+    barrier.  Only for a fully valid lane part, so that each lane reads only cells the other wrote."""
+    b.features.add("region_lane_exchange")
+    wt = tensor([2, *half], F32)
+    ws, ws1, other, x, s = (b.fresh(h) for h in ("ws", "ws", "other", "x", "x"))
+    b.emit(f"{ws} = pto.lane_workspace : {wt}")
+    b.emit(f"{ws1} = pto.store {w}, {ws}[{lane}, 0, 0] : {ht}, {wt}")
+    b.emit("pto.lane_barrier")
+    b.emit(f"{other} = arith.subi {b.const_index(1)}, {lane} : index")
+    b.emit(f"{x} = pto.load {ws1}[{other}, 0, 0] : {wt} -> {ht}")
+    b.emit(f"{s} = pto.add {w}, {x} : {ht}")
+    return s
 
 
 def _comm_prologue(draw, b: Builder, shape, region: bool) -> None:

@@ -1,7 +1,8 @@
 """Cross-lane GM races of an AUTO split kernel (checked on the lowered function).
 
 After the AUTO path each AIV lane runs the whole vector program on its own part of the data.  The two lanes
-are not synchronised with each other, except through the cube: a V->C transfer followed by a C->V transfer (the
+are not synchronised with each other, except by a `pto.lane_barrier` (the cross-lane combine of a reduction over
+the split axis, `patterns/cross_lane.py`) or through the cube: a V->C transfer followed by a C->V transfer (the
 cube's pop waits for both lanes' pushes, and each lane's later pop waits for the cube's push).  So two vector GM
 accesses of one tensor, at least one a write, race when lane 0's cells of one overlap lane 1's cells of the other
 and no such round trip lies between them: e.g. a store of a halved tile followed by a load of another window of
@@ -25,6 +26,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from pypto_mlir.diagnostics import PtoError, location_of
+from pypto_mlir.dialects.pto_lane_ops import LaneBarrierOp
 from pypto_mlir.dialects.pto_ops import GetSubblockIdxOp, StoreOp
 from pypto_mlir.dialects.pto_traits import CoreSide, GmAccess, PipeDirection
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
@@ -193,9 +195,12 @@ def _overlap(a: list[tuple[Lin, int]] | None, b: list[tuple[Lin, int]] | None) -
 
 
 def _round_trip(ops: list[Operation]) -> bool:
-    """A V->C transfer followed by a C->V transfer among `ops` (in order): it orders the lanes."""
+    """A `pto.lane_barrier`, or a V->C transfer followed by a C->V transfer, among `ops` (in order): it orders the
+    lanes (every access of either lane before it happens before every access of either lane after it)."""
     v2c = False
     for op in ops:
+        if isinstance(op, LaneBarrierOp):
+            return True
         for d, _role in transfer_roles(op):
             if d == PipeDirection.V2C:
                 v2c = True

@@ -24,6 +24,7 @@ from pypto_mlir.passes.analysis.split_axis import (
 from pypto_mlir.dialects.pto_traits import HalvingRule, halving_rule_of
 
 from .base import PASS, _SplitPattern, _dynamic_box_error, check_same_axis
+from .cross_lane import CrossLaneReduction
 
 
 class GeneratorHalving(_SplitPattern):
@@ -120,6 +121,9 @@ class ElementwiseHalving(_SplitPattern):
         info = lw.tracked[src]
         d = info.dim
         reduction = op.get_trait(ReductionAxis)
+        if reduction is not None and reduction.axis == d and lw.cross_lane:
+            lw.whole.add(CrossLaneReduction(lw).split(op, src, info))
+            return
         if reduction is not None and reduction.axis == d:
             raise PtoError(
                 f"{PASS}: reduce op '{op.name}' reduces on the split axis (dim {d}); partial reduction in a split "

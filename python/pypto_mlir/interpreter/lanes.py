@@ -1,6 +1,7 @@
 """The two AIV lanes: `get_subblock_idx`, the boundary ops `aiv_shard` (give this lane its part) and `aic_gather`
-(wait for the other lane and join the parts: a `WaitKind.GATHER`), and `split_aiv_scope` (a region run once, or on
-two lanes through the machine's `run_lanes_region`).
+(wait for the other lane and join the parts: a `WaitKind.GATHER`), `lane_barrier` (wait for the other lane: a
+`WaitKind.BARRIER`), and `split_aiv_scope` (a region run once, or on two lanes through the machine's
+`run_lanes_region`).
 
 The machine is passed in as a `MachineView` (`state.py`); this module does not import `machine.py`.
 """
@@ -8,6 +9,7 @@ The machine is passed in as a `MachineView` (`state.py`); this module does not i
 from __future__ import annotations
 
 from pypto_mlir.dialects import pto_ops as P
+from pypto_mlir.dialects.pto_lane_ops import LaneBarrierOp
 from pypto_mlir.dialects.pto_traits import BoundaryAffinity
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.dialects.pto_lanes import lane_step, split_dim_of_code
@@ -81,6 +83,26 @@ def run_aic_gather(machine, op: P.AicGatherOp, args, env, ctx: Ctx) -> Gen:
         yield Wait(op, WaitKind.GATHER, count=k)
     grp.races.acquire(ctx.lane, clocks[1 - ctx.lane])  # the gather is a rendezvous of the two lanes
     return [gather_parts([slot[0], slot[1]], split_dim_of_code(split), t)]
+
+
+@impl_sync(LaneBarrierOp)
+def run_lane_barrier(machine, op: LaneBarrierOp, args, env, ctx: Ctx) -> Gen:
+    """The k-th barrier of a lane returns once the other lane has reached its k-th barrier; the two lanes then
+    acquire each other's clock (race detector), so every GM access before it on one lane happens before every
+    access after it on the other.  Where only one lane runs code (no group, one lane, or lane 1 a replay of a dual
+    dispatch) there is no one to wait for: a no-op."""
+    grp = ctx.group
+    if grp is None or ctx.lane is None or not grp.two_lanes:
+        return []
+    k = ctx.barrier_count
+    ctx.barrier_count += 1
+    clocks = grp.barrier_clocks.setdefault(k, {})
+    clocks[ctx.lane] = grp.races.release(ctx.thread)
+    grp.progress += 1
+    while len(clocks) < 2:
+        yield Wait(op, WaitKind.BARRIER, count=k)
+    grp.races.acquire(ctx.thread, clocks[1 - ctx.lane])
+    return []
 
 
 @impl_sync(P.SplitAivScopeOp)

@@ -40,6 +40,7 @@ from pypto_mlir.passes.analysis.lineage import output_binding
 from pypto_mlir.timing.timeline import Timeline
 
 from . import gm as _gm, lanes as _lanes, pipes as _pipes  # noqa: F401  (register the effect ops)
+from .gm import undefined_read_message
 from . import recorder as _recorder
 from .pipes import check_leases, reads_tiles
 from .races import fmt_box
@@ -197,7 +198,7 @@ class Machine:
                 op=at,
             )
         lanes, dual = self.aiv_lanes(aivs[0][0], aivs[0][2], in_group) if aivs else ([0], False)
-        grp = GroupRun(lanes, aivs[0][0].sym_name.data if aivs else None, aics[0][0].sym_name.data if aics else None)
+        grp = GroupRun(lanes, aivs[0][0].sym_name.data if aivs else None, aics[0][0].sym_name.data if aics else None, dual)
         cores: list[tuple[Ctx, Gen, int]] = []
         timeline = Timeline(label, self.target) if self.timelines is not None else None
         for i, (g, args, call) in enumerate(members):
@@ -253,10 +254,16 @@ class Machine:
 
     def check_races(self, grp: GroupRun, label: str) -> None:
         """Report every pair of GM accesses of different cores/lanes that overlap, include a write, and that no
-        pipe handshake orders (see `races.py`)."""
-        if not self.detect_races:
-            return
-        self.check_duplicates(grp, label)
+        pipe handshake or lane barrier orders (see `races.py`); then a read of lane workspace cells no lane had
+        written (a race is its likelier cause, so it is reported first)."""
+        if self.detect_races:
+            self.check_duplicates(grp, label)
+            self.report_races(grp, label)
+        if grp.undefined_reads:
+            r = grp.undefined_reads[0]
+            raise RunError(f"{undefined_read_message(r)} ({len(grp.undefined_reads)} such read(s) in {label})", op=r.op)
+
+    def report_races(self, grp: GroupRun, label: str) -> None:
         races = grp.races.races
         if not races:
             return
@@ -272,7 +279,7 @@ class Machine:
         raise RunError(
             f"data race on GM tensor %{r.buffer}{fmt_box(r.region)} in {label}: a {second_kind} on "
             f"{r.second.label} and a {first_kind} on {r.first.label} at {loc_str(r.first.op)} touch the same cells "
-            f"and no pipe handshake orders them ({len(races)} racing pair(s))",
+            f"and no pipe handshake or lane barrier orders them ({len(races)} racing pair(s))",
             op=r.second.op,
             notes=notes,
         )

@@ -1,12 +1,12 @@
 """A happens-before race detector for GM accesses of the cores (and lanes) of one Group run.
 
 Every core (the AIC, each AIV lane) is a thread with a vector clock.  The synchronisation edges are the pipe
-handshakes, the only cross-core synchronisation the dialect has (a GM fence is a tpush/tpop token pair):
+handshakes (a GM fence is a tpush/tpop token pair) and the lane rendezvous:
 
 * a `tpush` releases the producer's clock into the ring entry; the `tpop` of that entry acquires it;
 * a `tfree` releases the consumer's clock into the entry; the producer's later `tpush` into the same physical slot
   (entry n + slot_num) acquires it;
-* the two lanes meeting at an `aic_gather` acquire each other's clock.
+* the two lanes meeting at an `aic_gather` or a `lane_barrier` acquire each other's clock.
 
 Every GM access (a `load` window, the valid region of a `store`) is recorded with its thread's clock.  Two accesses
 of one tensor from different threads race if their boxes overlap, at least one writes, they are not both atomic

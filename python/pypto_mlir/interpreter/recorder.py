@@ -3,7 +3,8 @@ Group a `Track`, and `record` appends every op the core completes (an op with re
 its body's ops are recorded as they run).  A handshake records its ring and entry from the state the op just
 changed: a push the entry it filled and a pop the entry it took (each the core's tile index on that ring, as
 pto-isa counts it), a tfree the index of the last entry this core popped from that ring before it (pto-isa decides
-a tfree's free signal by that index, not by the slot it names: `pypto_mlir.timing.flow`)."""
+a tfree's free signal by that index, not by the slot it names: `pypto_mlir.timing.flow`).  A lane barrier that is a
+rendezvous (two lanes run code) records which of the lane's barriers it is."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from xdsl.ir import Operation
 
+from pypto_mlir.dialects.pto_lane_ops import LaneBarrierOp
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeFree, PipePop, PipePush
 from pypto_mlir.timing.op_costs import cost_of
 from pypto_mlir.timing.timeline import Item, RingInfo, Timeline, Track
@@ -37,6 +39,8 @@ def record(target: str | None, op: Operation, args: list[Any], ctx: Ctx) -> None
     assert track is not None and ctx.group is not None
     cost = cost_of(op, target)
     item = Item(op, cost.cycles, cost.unit)
+    if isinstance(op, LaneBarrierOp) and ctx.group.two_lanes:
+        item = Item(op, cost.cycles, cost.unit, "barrier", None, ctx.barrier_count - 1)
     for trait, sync in ((PipePush, "push"), (PipePop, "pop"), (PipeFree, "free")):
         t = op.get_trait(trait)
         if t is None:

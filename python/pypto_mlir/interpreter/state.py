@@ -19,7 +19,7 @@ from pypto_mlir.diagnostics import PtoError, location_of
 from pypto_mlir.dialects.pto_traits import CoreSide, PipeDirection
 
 from .races import RaceDetector
-from .values import Tile
+from .values import Buffer, Tile
 
 Gen = Generator["Wait", None, Any]
 """A core's code as the scheduler resumes it: yields a `Wait` each time it blocks, returns the results."""
@@ -46,6 +46,7 @@ class WaitKind(Enum):
     PUSH = "push"  # a tpush waits for a free slot: the ring is full (the consumer's tfree)
     POP = "pop"  # a tpop waits for a push: the ring holds no tile this core has not popped
     GATHER = "gather"  # a lane at an aic_gather waits for the other lane to reach the same gather
+    BARRIER = "barrier"  # a lane at a lane_barrier waits for the other lane to reach the same barrier
     SIGNAL = "signal"  # a comm wait / defer_wait waits for a signal element to reach its value (a notify)
 
 
@@ -67,7 +68,7 @@ class Wait:
     op: Operation
     kind: WaitKind
     ring: Ring | None = None  # PUSH / POP: the ring (its pipe id and direction) waited on
-    count: int = 0  # POP: how many tiles this core has popped from the ring; GATHER: which gather (0-based)
+    count: int = 0  # POP: how many tiles this core has popped from the ring; GATHER / BARRIER: which one (0-based)
     signal: Signal | None = None  # SIGNAL
 
     @property
@@ -84,6 +85,8 @@ class Wait:
             return f"the {self.ring.name()} is empty (this core has popped all {self.count} tiles pushed so far)"
         if self.kind is WaitKind.GATHER:
             return f"waits for the other lane to reach its aic_gather #{self.count + 1}"
+        if self.kind is WaitKind.BARRIER:
+            return f"waits for the other lane to reach its lane_barrier #{self.count + 1}"
         s = self.signal
         assert s is not None
         what = "is a deferred waiter" if s.deferred else "waits"
@@ -108,6 +111,7 @@ class Ctx:
     buffers: dict[int, tuple[str, str, int, Operation]] = field(default_factory=dict)  # handle -> (kind, name, size, op)
     func_name: str = ""
     gather_count: int = 0
+    barrier_count: int = 0  # how many lane_barriers this lane has passed (the rendezvous they are matched by)
     waiting_at: Wait | None = None
     track: Any = None  # the timing model's `Track` of this core (`Machine(timing=True)`, `recorder.py`)
 
@@ -166,17 +170,36 @@ class Ring:
         return f"{self.direction} ring of pipe {self.pipe_id}"
 
 
+@dataclass(frozen=True)
+class UndefinedRead:
+    """A read of workspace cells no core or lane had written (their contents are undefined at kernel entry)."""
+
+    op: Operation
+    label: str
+    buffer: str
+    box: tuple[tuple[int, int], ...]
+
+
 class GroupRun:
     """The shared state of one Group execution: rings, lane rendezvous, progress counter."""
 
-    def __init__(self, lanes: list[int], aiv_name: str | None, aic_name: str | None):
+    @property
+    def two_lanes(self) -> bool:
+        """Whether two lanes run code (a split kernel or region), so that a lane_barrier is a rendezvous."""
+        return len(self.lanes) == 2 and not self.replay_lane
+
+    def __init__(self, lanes: list[int], aiv_name: str | None, aic_name: str | None, replay_lane: bool = False):
         self.lanes = lanes
+        self.replay_lane = replay_lane  # lane 1 replays the handshakes only (a dual dispatch)
         self.aiv_name = aiv_name
         self.aic_name = aic_name
         self.rings: dict[tuple[int, str], Ring] = {}
         self.inits: dict[tuple[int, CoreSide], PipeInit] = {}  # (pipe id, side) -> init
         self.gathers: dict[int, dict[int, Tile]] = {}
         self.gather_clocks: dict[int, dict[int, dict]] = {}
+        self.barrier_clocks: dict[int, dict[int, dict]] = {}  # barrier k -> lane -> its clock on arrival
+        self.workspaces: dict[Operation, Buffer] = {}  # lane_workspace op -> the buffer both lanes share
+        self.undefined_reads: list[UndefinedRead] = []
         self.progress = 0
         self.races = RaceDetector()
 

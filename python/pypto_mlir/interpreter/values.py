@@ -118,10 +118,12 @@ def to_storage(values: np.ndarray, dt: np.dtype) -> np.ndarray:
 
 @dataclass(eq=False)
 class Buffer:
-    """A GM tensor buffer (`!pto.tensor`): passed by reference."""
+    """A GM tensor buffer (`!pto.tensor`): passed by reference.  `defined`: for a buffer whose contents are
+    undefined at kernel entry (a `pto.lane_workspace`), which cells some core or lane has written (else None)."""
 
     data: np.ndarray
     name: str = ""
+    defined: np.ndarray | None = None
 
 
 @dataclass(eq=False)

@@ -22,6 +22,7 @@ from xdsl.ir import Operation
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects import pto_ops as P
 from pypto_mlir.dialects.pto_comm_ops import DeferWaitOp, NotifyOp, WaitOp
+from pypto_mlir.dialects.pto_lane_ops import LaneBarrierOp, LaneWorkspaceOp
 from pypto_mlir.dialects.pto_traits import (
     BoundaryAffinity,
     CostFree,
@@ -162,10 +163,20 @@ def _control(op: Operation, c: TargetCosts, target: str | None) -> Cost:
     return Cost(0, "control")
 
 
-@cost_rule(P.CreateTensorOp)
+@cost_rule(P.CreateTensorOp, LaneWorkspaceOp)
 def _allocate_gm(op: Operation, c: TargetCosts, target: str | None) -> Cost:
-    """Allocates a GM buffer in orchestration code: no unit of a core spends cycles on it."""
+    """Allocates a GM buffer in orchestration code, or a lane workspace the runtime allocates before the kernel
+    starts (as a `reserve_buffer` with `base = -1`): no unit of a core spends cycles on it.  The workspace's round
+    trip is charged to its `store` and `load` (`GmAccess`: `gm_latency` + the bytes over UB -> GM / GM -> UB)."""
     return Cost(0, "view")
+
+
+@cost_rule(LaneBarrierOp)
+def _lane_barrier(op: Operation, c: TargetCosts, target: str | None) -> Cost:
+    """Two cross-core flag operations: set this lane's flag, wait for the other lane's (`cross_core_sync` each,
+    pto-isa's cost of a flag op).  That a sub-vector barrier is one set and one wait is an *assumption*; the time
+    a lane waits for the other to arrive is the schedule's (`timeline.replay`), not the op's."""
+    return Cost(2 * c.cross_core_sync, "pipe")
 
 
 @cost_rule(*arith.Arith.operations, NotifyOp, WaitOp, DeferWaitOp)

@@ -13,8 +13,10 @@ The schedule: every core has a clock, starting at 0; an op starts when its core 
     then once per sync period): when every consumer has sent the free signal this wait consumes (the w-th wait
     takes the w-th signal; a consumer signals at the end of a `tpop` on a2a3, of a `tfree` on a5, once per sync
     period: `flow.consumer_signals_free`);
+  * a `lane_barrier` (the k-th of its lane): when every lane that reaches a k-th barrier has arrived at it (its
+    core was free), so the lane that arrives first waits for the other;
 and ends `cycles` later.  Anything else (a GM access, a vector op, a matmul) only waits for its core.  Comm
-signals between Groups and the lane rendezvous of unexpanded kernels are not modelled.  The cycles are modelled
+signals between Groups and the lane rendezvous (`aic_gather`) of unexpanded kernels are not modelled.  The cycles are modelled
 cycles, not hardware time (see `costs.py`).
 """
 
@@ -34,7 +36,8 @@ RingKey = tuple[int, str]
 
 @dataclass
 class Item:
-    """One op a core ran: its cost, and for a handshake (`sync` = push / pop / free) the ring and entry."""
+    """One op a core ran: its cost, and for a handshake (`sync` = push / pop / free) the ring and entry; for a
+    lane barrier (`sync` = barrier) which of the lane's barriers it is (`index`)."""
 
     op: Operation
     cycles: int
@@ -140,6 +143,12 @@ def replay(tl: Timeline, depths: dict[RingKey, int] | None = None) -> Schedule:
     signals: dict[RingKey, dict[int, list[int]]] = defaultdict(dict)  # ring -> consumer track -> free signal ends
     waited: dict[tuple[int, RingKey], int] = defaultdict(int)  # (producer track, ring) -> free signals consumed
     n = len(tl.tracks)
+    parties: dict[int, int] = defaultdict(int)  # barrier k -> how many lanes reach it
+    for t in tl.tracks:
+        for it in t.items:
+            if it.sync == "barrier":
+                parties[it.index] += 1
+    arrived: dict[int, dict[int, int]] = defaultdict(dict)  # barrier k -> track -> when it arrived
     clock, pos = [0] * n, [0] * n
     placed: list[list[Placed]] = [[] for _ in range(n)]
     full: dict[RingKey, int] = defaultdict(int)
@@ -153,7 +162,13 @@ def replay(tl: Timeline, depths: dict[RingKey, int] | None = None) -> Schedule:
                 ready = clock[i]
                 start = ready
                 ring = it.ring
-                if it.sync == "pop":
+                if it.sync == "barrier":
+                    here = arrived[it.index]
+                    here.setdefault(i, ready)
+                    if len(here) < parties[it.index]:
+                        break
+                    start = max(here.values())
+                elif it.sync == "pop":
                     ends = pushed.get((ring, it.index))
                     if ends is None or len(ends) < tl.rings[ring].producers:
                         break

@@ -1,7 +1,7 @@
 // campaign failure class: after: data race on GM tensor %scratch[..] in Group @f: a load on @f lane N (AIV) and a store on @f (AIC) touch the same cells and no pipe handshak
 // reproduce: pypto-run --check-pipeline lower-auto-vector-split,expand-mixed-kernel after-data-race-on-gm-tensor-scratch-in-group-f-a-load-on-f-lane-n-aiv-and-a-sto.mlir
 // | the program fails after the pipeline:
-// | gen.mlir:17:7: error: data race on GM tensor %scratch3[0:8, 0:16] in Group @gen_incore_0: a load on @gen_incore_0_aiv lane 0 (AIV) and a store on @gen_incore_0_aic (AIC) at gen.mlir:16:7 touch the same cells and no pipe handshake orders them (1 racing pair(s))
+// | gen.mlir:17:7: error: data race on GM tensor %scratch3[0:8, 0:16] in Group @gen_incore_0: a load on @gen_incore_0_aiv lane 0 (AIV) and a store on @gen_incore_0_aic (AIC) at gen.mlir:16:7 touch the same cells and no pipe handshake or lane barrier orders them (1 racing pair(s))
 // | gen.mlir:16:7: note: a store of %scratch3[0:8, 0:16] on @gen_incore_0_aic (AIC)
 // features: gm_exchange_in_loop loop:vec_carry mode:c2v scratch_reused_across_iterations split:none target:a2a3 two_stores_to_output
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

@@ -23,12 +23,15 @@ LAVS = "lower-auto-vector-split"
 ERROR = "lower-auto-vector-split{fallback=error}"
 UNSPLIT = "lower-auto-vector-split{fallback=unsplit remarks=false}"
 
+# A reduction over the split axis the lanes cannot combine (its result's valid extent is a run-time value): the
+# forcing op of the fallback tests, at line 6.
 REDUCE = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @k(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<1x32xf32> {pto.out})
+  func.func @k(%qk: !pto.tile<16x32xf32, acc>, %n: index, %out: !pto.tensor<1x32xf32> {pto.out})
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
-    %s = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
-    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec>, !pto.tensor<1x32xf32>
+    %w = pto.set_validshape %v valid [16, %n] : !pto.tile<16x32xf32, vec> -> !pto.tile<16x32xf32, vec, valid = [16, ?]>
+    %s = pto.col_sum %w : !pto.tile<16x32xf32, vec, valid = [16, ?]> -> !pto.tile<1x32xf32, vec, valid = [1, ?]>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec, valid = [1, ?]>, !pto.tensor<1x32xf32>
     func.return
   }
 }
@@ -71,7 +74,7 @@ def test_bad_options_are_usage_errors(spec, message, capsys):
 def test_error_policy_rejects_and_names_the_option():
     with pytest.raises(PtoError, match=r"--lower-auto-vector-split\{fallback=unsplit\}") as e:
         _split_attr(REDUCE, LowerAutoVectorSplitPass(fallback="error"))
-    assert e.value.loc is not None and e.value.loc.line == 5
+    assert e.value.loc is not None and e.value.loc.line == 6
     assert parse_pipeline(ERROR) == (LowerAutoVectorSplitPass(fallback="error"),)
 
 
@@ -83,8 +86,8 @@ def test_default_is_unsplit_with_a_remark_naming_the_error_policy():
     with capture_remarks() as remarks:
         assert _split_attr(REDUCE, LowerAutoVectorSplitPass()) == "none"
     (r,) = remarks
-    assert r.loc is not None and r.loc.line == 5
-    assert "reduce op 'pto.col_sum' reduces on the split axis (dim 0)" in r.message
+    assert r.loc is not None and r.loc.line == 6
+    assert "reduce op 'pto.col_sum' reduces over the split axis (dim 0)" in r.message
     assert r.message.endswith("; to reject such a kernel instead: --lower-auto-vector-split{fallback=error}")
 
 
@@ -94,7 +97,7 @@ def test_default_prints_the_remark_and_exits_0(tmp_path, capsys):
     assert pypto_opt.main([str(path), "--lower-auto-vector-split"]) == 0
     out = capsys.readouterr()
     assert "pto.split = #pto.split<none>" in out.out
-    assert f"{path}:5:5: remark: LowerAutoVectorSplit: kernel 'k' is compiled unsplit" in out.err
+    assert f"{path}:6:5: remark: LowerAutoVectorSplit: kernel 'k' is compiled unsplit" in out.err
     assert "{fallback=error}" in out.err
 
 
@@ -102,7 +105,7 @@ def test_unsplit_keeps_the_body_and_remarks_at_the_forcing_op():
     with capture_remarks() as remarks:
         assert _split_attr(REDUCE, LowerAutoVectorSplitPass(fallback="unsplit")) == "none"
     assert len(remarks) == 1 and remarks[0].severity == "remark"
-    assert remarks[0].loc is not None and remarks[0].loc.line == 5
+    assert remarks[0].loc is not None and remarks[0].loc.line == 6
     assert "kernel 'k' is compiled unsplit" in remarks[0].message and "'pto.col_sum'" in remarks[0].message
     with capture_remarks() as quiet:
         _split_attr(REDUCE, LowerAutoVectorSplitPass(fallback="unsplit", remarks=False))

@@ -36,8 +36,14 @@ def kernel(body: str, split: str = "auto", params: str = "") -> str:
 
 EVEN = kernel("""    %e = pto.exp %v : !pto.tile<16x32xf32, vec>
     %o = pto.store %e, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>""")
-ROWS = kernel("""    %s = pto.row_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<16x1xf32, vec>
-    %o = pto.store %s, %out[0, 0] : !pto.tile<16x1xf32, vec>, !pto.tensor<16x32xf32>""")
+ROWS = kernel("""    %c0 = arith.constant 0 : i32
+    %g = pto.random %c0 : i32 -> !pto.tile<1x32xf32, vec>
+    %s = pto.col_expand_add %v, %g : !pto.tile<16x32xf32, vec>, !pto.tile<1x32xf32, vec>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>""")
+"""A random row spanning left_right's split axis (E-GEN): only up_down splits."""
+SUM_COLS = kernel("""    %s = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec>, !pto.tensor<16x32xf32>""", split="up_down")
+"""A column sum over up_down's split axis: split with one cross-lane combine (issue 43 part 1)."""
 
 
 class FakeModel:
@@ -116,7 +122,7 @@ def test_auto_untimed_takes_up_down():
 def test_one_axis_needs_no_model_and_the_other_axis_reason_is_reported():
     f, d = run(ROWS, None)  # no model handed: none is asked
     assert split_mode_of(f) == "up_down"
-    assert "reduces on the split axis (dim 1)" in d.facts["axis"]["refused"]["left_right"]
+    assert "automatic split-axis halving of 'pto.random'" in d.facts["axis"]["refused"]["left_right"]
 
 
 def test_auto_with_both_axes_and_no_model_is_the_callers_mistake():
@@ -140,7 +146,7 @@ def two_combines(monkeypatch):
 
     def lower(f, mode):
         lw = real(f, mode)
-        lw.cross_lane_combines = 2
+        lw.cross_lane_combines = [{}, {}]  # the entries are the report's; the choice counts them
         return lw
 
     monkeypatch.setattr(lavs, "lower_auto_function", lower)
@@ -178,6 +184,28 @@ def test_auto_reuses_the_chosen_axis_time_for_the_pays_question(two_combines):
     f, d = run(EVEN, model)
     assert split_mode_of(f) == "none" and model.asked == ["up_down", "left_right", "unsplit"]
     assert d.kind == "kept-unsplit" and d.facts["axis"]["chosen"] == "up_down" and d.facts["pays"]["split"] == 400
+
+
+@pytest.mark.parametrize("spans,kept", [({"up_down": 900, "unsplit": 700}, "none"), ({"up_down": 600, "unsplit": 700}, "up_down")])
+def test_a_real_cross_lane_reduction_is_weighed(spans, kept):
+    """A column sum over the split axis counts one combine (the reductions of issue 43 part 1): the model is asked."""
+    model = FakeModel(spans)
+    f, d = run(SUM_COLS, model)
+    assert split_mode_of(f) == kept and model.asked == ["up_down", "unsplit"]
+    assert d.facts["cross_lane_combines"] == 1 and d.facts["combines"][0]["op"] == "pto.col_sum"
+
+
+def test_the_default_model_keeps_a_small_column_sum_unsplit():
+    """The default model on the column sum: the workspace round trip costs more than the halved vector work
+    saves, so the kernel stays unsplit; under fallback=error it is split (a contract)."""
+    m = parse_module(SUM_COLS, "k.mlir")
+    run_pipeline(m, "lower-auto-vector-split{remarks=false}")
+    (f,) = [op for op in m.walk() if isinstance(op, func.FuncOp)]
+    assert split_mode_of(f) == "none"
+    m = parse_module(SUM_COLS, "k.mlir")
+    run_pipeline(m, "lower-auto-vector-split{fallback=error}")
+    (f,) = [op for op in m.walk() if isinstance(op, func.FuncOp)]
+    assert split_mode_of(f) == "up_down" and has_flag(f, FuncFlag.SPLIT_AIV)
 
 
 def test_an_unknown_split_policy_is_refused():
