@@ -156,11 +156,13 @@ def test_the_hook_leaves_other_exceptions_and_unmatched_ops_alone(tmp_path, monk
 
 
 REFUSED = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @k(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<1x32xf32> {pto.out})
+  func.func @k(%qk: !pto.tile<16x32xf32, acc>, %out: !pto.tensor<16x32xf32> {pto.out})
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %c0 = arith.constant 0 : i32
+    %g = pto.random %c0 : i32 -> !pto.tile<16x32xf32, vec>
     %v = pto.move %qk : !pto.tile<16x32xf32, acc> -> !pto.tile<16x32xf32, vec>
-    %s = pto.col_sum %v : !pto.tile<16x32xf32, vec> -> !pto.tile<1x32xf32, vec>
-    %o = pto.store %s, %out[0, 0] : !pto.tile<1x32xf32, vec>, !pto.tensor<1x32xf32>
+    %s = pto.add %v, %g : !pto.tile<16x32xf32, vec>
+    %o = pto.store %s, %out[0, 0] : !pto.tile<16x32xf32, vec>, !pto.tensor<16x32xf32>
     func.return
   }
 }
