@@ -1,15 +1,15 @@
 """Random-kernel campaign of LowerAutoVectorSplit's split coverage and fallback.
 
     python benchmarks/lavs_campaign.py -n 2000 --seed 17 [--suite project|independent] [--fallback error|unsplit]
-        [--json out.json]
+        [--split auto] [--json out.json]
 
 Draws `n` kernels from the project's generator (`--suite project`, the default: `tests/kernelgen/strategies.py`,
 both targets, all split modes) or from the kernels of issue 27 (`--suite independent`:
 `tests/kernelgen/independent.py`, legal AUTO kernels with index generators, slice windows, reductions and
 transposes on the split axis, and a loop-carried value feeding an `scf.if`), derandomized by `--seed`; runs
 `lower-auto-vector-split[{fallback=...}],expand-mixed-kernel` on each (no option: the pass's default policy,
-unsplit) and checks it by execution (`check_pipeline_text`: the same outputs before and after, both
-schedules).  Prints the number of kernels compiled and checked, rejected (a located error of a pass, grouped
+unsplit; `--split auto` makes every up_down / left_right kernel ask for `#pto.split<auto>`) and checks it by
+execution (`check_pipeline_text`: the same outputs before and after, both schedules).  Prints the number of kernels compiled and checked, rejected (a located error of a pass, grouped
 by message), fallen back (fallback=unsplit remarks) and failed (any other outcome: a wrong result, a crash, a
 run-time error after the pipeline; a failure of a class in `tests/kernelgen/known.py` is counted apart).  A rejection with an error the
 reference compiler defines for the kernel itself (`REFERENCE_ERRORS`: a program outside the language, which no
@@ -49,6 +49,9 @@ def main() -> int:
                     help="the kernel generator (default: project, tests/kernelgen/strategies.py)")
     ap.add_argument("--fallback", choices=("default", "error", "unsplit"), default="default",
                     help="the pass's fallback policy (default: none given, the pass's default, unsplit)")
+    ap.add_argument("--split", choices=("drawn", "auto"), default="drawn",
+                    help="the split each kernel asks for: as drawn (default), or auto for every up_down / left_right "
+                    "kernel (#pto.split<auto>: the pass chooses the axis)")
     ap.add_argument("--json", help="write the counts and the rejected/failed programs here")
     args = ap.parse_args()
 
@@ -85,6 +88,8 @@ def main() -> int:
     @settings(max_examples=args.n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(kernels())
     def run(text: str) -> None:
+        if args.split == "auto":
+            text = re.sub(r"#pto\.split<(up_down|left_right)>", "#pto.split<auto>", text)
         counts["kernels"] += 1
         tags = [c for c in features_of(text) if c.startswith("construct:")]
         tags += [f"{tags[0]} alone"] if len(tags) == 1 else []  # the kernels with this one construct only
@@ -122,7 +127,7 @@ def main() -> int:
     run()
     took = time.time() - start
     print(f"{counts['kernels']} kernels ({counts['a2a3']} a2a3, {counts['a5']} a5), suite={args.suite}, "
-          f"fallback={args.fallback}: "
+          f"fallback={args.fallback}, split={args.split}: "
           f"{counts['ok']} checked ok, {counts['rejected']} rejected ({counts['rejected (legal kernel)']} legal kernels; "
           + ", ".join(f"{counts[f'rejected ({c})']} {c}" for c in REFERENCE_ERRORS)
           + f": errors the reference defines), {counts['fallen back']} fallen back, "

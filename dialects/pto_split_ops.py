@@ -252,6 +252,11 @@ class SplitAivScopeOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False)
 
     def verify_(self) -> None:
+        if self.mode.data not in SPLIT_MODES:
+            raise VerifyException(
+                f"split_aiv_scope mode '{self.mode.data}' is a kernel's request, not a region's mode: a region "
+                f"states its mode ({', '.join(SPLIT_MODES)})"
+            )
         block = self.body.block
         if len(block.args) != 1 or not isinstance(block.args[0].type, IndexType):
             raise VerifyException("split_aiv_scope body must have exactly one 'index' argument (the lane id)")

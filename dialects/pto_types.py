@@ -67,6 +67,11 @@ class FunctionKind(StrEnum):
 
 KINDS = tuple(k.value for k in FunctionKind)
 SPLIT_MODES = ("none", "up_down", "left_right")
+"""The split modes of a kernel or a `split_aiv_scope` region (the contract's; `mode_int` is their code)."""
+AUTO_SPLIT = "auto"
+"""`#pto.split<auto>` (beyond the contract): LowerAutoVectorSplit chooses `up_down` or `left_right` for the author;
+only a function's request, never a region's mode or a split code (docs/dialect.md)."""
+SPLIT_REQUESTS = (*SPLIT_MODES, AUTO_SPLIT)
 
 
 def is_cube_memory(space: str) -> bool:
@@ -195,13 +200,15 @@ class KindAttr(_KeywordAttr):
 
 @irdl_attr_definition
 class SplitAttr(_KeywordAttr):
-    """`#pto.split<none|up_down|left_right>`: how the vector part of a kernel is split over the two AIV lanes."""
+    """`#pto.split<none|up_down|left_right|auto>`: how the vector part of a kernel is split over the two AIV lanes
+    (`auto`: LowerAutoVectorSplit chooses the axis)."""
 
     name = "pto.split"
-    KEYWORDS = SPLIT_MODES
+    KEYWORDS = SPLIT_REQUESTS
 
     @property
     def mode_int(self) -> int:
+        """The mode's code (0 none, 1 up_down, 2 left_right); `auto` has none (it is resolved before any code)."""
         return SPLIT_MODES.index(self.value.data)
 
 
@@ -223,7 +230,7 @@ def set_kind(op: Operation, kind: FunctionKind) -> None:
 TARGET_ATTR = "pto.target"
 """Module attribute `pto.target = #pto.target<a2a3|a5>`."""
 SPLIT_ATTR = "pto.split"
-"""Function attribute `pto.split = #pto.split<none|up_down|left_right>`."""
+"""Function attribute `pto.split = #pto.split<none|up_down|left_right|auto>`."""
 
 
 class FuncFlag(StrEnum):

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import SplitAivScopeOp
 from pypto_mlir.dialects.pto_traits import CoreSide
-from pypto_mlir.dialects.pto_types import FuncFlag, has_flag
+from pypto_mlir.dialects.pto_types import AUTO_SPLIT, FuncFlag, has_flag
 
 from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES
 from ..analysis.transpose_hazard import check_kernel_transpose_hazard
@@ -64,7 +64,7 @@ def reject_unlowered_split(f: func.FuncOp) -> None:
     dropped silently. The failure is a skipped pass, not something the author can read off the kernel, so the
     message names the step to run."""
     mode = split_mode(f)
-    if mode not in DATA_PARALLEL_MODES or has_flag(f, FuncFlag.SPLIT_AIV):
+    if mode not in (*DATA_PARALLEL_MODES, AUTO_SPLIT) or has_flag(f, FuncFlag.SPLIT_AIV):
         return
     raise PtoError(
         f"{PASS_NAME}: kernel '@{f.sym_name.data}' requests pto.split<{mode}> but has not been lowered to the "

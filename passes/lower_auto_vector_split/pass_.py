@@ -21,25 +21,26 @@ transfers have no unsplit form: their rejections are errors under either policy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
 
 from pypto_mlir.diagnostics import PtoError, emit_remark
 from pypto_mlir.verify import ensure_verified
 from pypto_mlir.dialects.pto_ops import TRANSFER_OPS, AicGatherOp, AivShardOp
-from pypto_mlir.dialects.pto_types import SPLIT_ATTR, FuncFlag, has_flag, set_flag, set_split_mode
+from pypto_mlir.dialects.pto_types import AUTO_SPLIT, SPLIT_ATTR, FuncFlag, has_flag, set_flag, set_split_mode
 from pypto_mlir.passes.analysis.split_codes import gather_split_code, shard_split_code
 from pypto_mlir.passes.analysis.affinity import is_mixed
 from pypto_mlir.dialects.pto_lanes import DATA_PARALLEL_MODES, split_dim_of
 
 from ..common import FunctionKind, inline_execute_regions, kind_of, old_heap_frozen, split_mode
 from ..decisions import record, recording
+from .auto.choice import SPLIT_POLICIES, SplitCostModel, choose_axis, missing_model, split_pays
 from .auto.full_width import full_width_chains
 from .auto.generator_axes import generator_axes
 from .auto.lane_stride import scan_lane_stride
@@ -54,10 +55,10 @@ CONTROL_FLOW = (scf.ForOp, scf.IfOp, scf.WhileOp, scf.YieldOp, scf.ConditionOp)
 
 
 def is_auto_candidate(f: func.FuncOp) -> bool:
-    """AUTO path scope: incore, split up_down/left_right, not yet split_aiv, mixed body."""
+    """AUTO path scope: incore, split up_down/left_right/auto, not yet split_aiv, mixed body."""
     return (
         kind_of(f) == FunctionKind.INCORE
-        and split_mode(f) in DATA_PARALLEL_MODES
+        and split_mode(f) in (*DATA_PARALLEL_MODES, AUTO_SPLIT)
         and not has_flag(f, FuncFlag.SPLIT_AIV)
         and bool(f.body.blocks)
         and is_mixed(f)
@@ -149,6 +150,46 @@ def _unprefixed(message: str) -> str:
     return message
 
 
+def _where(e: PtoError) -> str:
+    return str(e.loc) if e.loc is not None else "?"
+
+
+@dataclass
+class _Attempt:
+    """The kernel lowered on one axis (`lw` its lowering state), or the error that stopped it (`form` is then the
+    partly lowered copy, to be dropped); `as_written` maps the copy's ops to the kernel as written."""
+
+    axis: str
+    form: func.FuncOp
+    lw: SplitLowering
+    error: PtoError | None
+    as_written: dict[Operation, Operation]
+
+
+class _AutoRun:
+    """One kernel on the AUTO path: the copy as written (`pristine`), and the one form of it in the module at a
+    time (`put` swaps another in: a lowered attempt, the unsplit form)."""
+
+    def __init__(self, f: func.FuncOp, pristine: func.FuncOp):
+        self.current = f
+        self.pristine = pristine
+        self.name = f.sym_name.data
+        module = f.parent_op()
+        while module is not None and not isinstance(module, ModuleOp):
+            module = module.parent_op()
+        assert module is not None, "an AUTO kernel is lowered inside its module"
+        self.module: ModuleOp = module
+
+    def put(self, form: func.FuncOp) -> None:
+        if form is self.current:
+            return
+        block = self.current.parent_block()
+        assert block is not None
+        block.insert_op_before(form, self.current)
+        self.current.detach()
+        self.current = form
+
+
 def _forcing_op(e: PtoError) -> str:
     if isinstance(e.op, AivShardOp):
         return "the C->V boundary"
@@ -184,6 +225,11 @@ class LowerAutoVectorSplitPass(ModulePass):
     fallback: str = "unsplit"
     report: bool = False
     remarks: bool = True
+    split_policy: str = "pays"
+
+    split_model: ClassVar[SplitCostModel | None] = None
+    """The timing model the choices of `auto/choice.py` ask (not an option: `with_split_model` gives a copy its
+    own; the drivers hand `pypto_mlir.pipeline.DefaultSplitCostModel`)."""
 
     def __post_init__(self) -> None:
         if self.fallback not in FALLBACKS:
@@ -192,6 +238,18 @@ class LowerAutoVectorSplitPass(ModulePass):
                 f"{', '.join(FALLBACKS)} (error: reject a kernel that cannot be lane-split; unsplit: compile it "
                 "unsplit with a remark)"
             )
+        if self.split_policy not in SPLIT_POLICIES:
+            raise ValueError(
+                f"lower-auto-vector-split: unknown split-policy '{self.split_policy}'; expected one of "
+                f"{', '.join(SPLIT_POLICIES)} (pays: keep a split that needs extra cross-lane work only when the "
+                "timing model says it is not slower than the unsplit kernel; always: split whenever the rules allow)"
+            )
+
+    def with_split_model(self, model: SplitCostModel | None) -> LowerAutoVectorSplitPass:
+        """A copy of this pass that times with `model`."""
+        copy = replace(self)
+        object.__setattr__(copy, "split_model", model)
+        return copy
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ensure_verified(op)  # the input must be valid IR (a no-op when the pipeline runner verified it)
@@ -219,51 +277,127 @@ class LowerAutoVectorSplitPass(ModulePass):
                 self._report(f, f"is left alone: {_why_not_auto(f)}", "left-alone")
 
     def _lower_auto(self, f: func.FuncOp) -> None:
-        mode = split_mode(f)
-        name = f.sym_name.data
+        """The AUTO path of one kernel: lower it on its axis (or on each axis, for `auto`), choose, and keep the
+        split, fall back unsplit, or raise (`auto/choice.py` for the choices by the timing model)."""
+        requested = split_mode(f)
         # A kernel with hand-written transfers carries split codes, so it has no unsplit form to fall back to.
-        handwritten = frozenset(op for op in f.walk() if isinstance(op, TRANSFERS))
-        pristine = f.clone() if self.fallback == "unsplit" and not handwritten else None
-        # Each op as written, in the pristine copy: the remark names the forcing op of the input (a host that
-        # parses without locations, xdsl-opt, finds it in the source by its position among its function's ops).
-        as_written = dict(zip(f.walk(), pristine.walk())) if pristine is not None else {}
-        try:
-            lw = lower_auto_function(f, mode)
-            check_split_codes(f, skip=handwritten)
-        except PtoError as e:
-            if _is_internal(e) or handwritten:
-                raise
-            if pristine is None:
-                raise PtoError(e.message + FALLBACK_HINT, op=e.op, loc=e.loc, notes=e.notes) from None
-            Rewriter.replace_op(f, pristine)
-            set_split_mode(pristine, "none")
-            reason = _unprefixed(e.message)
-            if self.remarks:
-                emit_remark(
-                    f"{PASS}: kernel '{name}' is compiled unsplit (fallback=unsplit, pto.split<none> instead of "
-                    f"pto.split<{mode}>) because {_forcing_op(e)} here cannot be lane-split: {reason}{ERROR_HINT}",
-                    op=as_written.get(e.op, pristine),  # type: ignore[arg-type]
-                    loc=e.loc,  # None: the op's own location
-                )
-            self._report(
-                pristine,
-                f"falls back to unsplit because of {_forcing_op(e)} at {e.loc or '?'}: {reason}",
-                "fallback-unsplit",
-                requested=mode,
-                forced_by=_forcing_op(e),
-                at=str(e.loc) if e.loc is not None else None,
-                reason=reason,
-            )
+        handwritten = any(isinstance(op, TRANSFERS) for op in f.walk())
+        can_fall_back = self.fallback == "unsplit" and not handwritten
+        run = _AutoRun(f, f.clone())
+        axes = DATA_PARALLEL_MODES if requested == AUTO_SPLIT else (requested,)
+        attempts = [self._attempt(run, axis, first=i == 0) for i, axis in enumerate(axes)]
+        ok = {a.axis: a for a in attempts if a.error is None}
+        if not ok:
+            self._refuse(run, requested, attempts, can_fall_back)
             return
+        facts: dict = {}
+        if requested == AUTO_SPLIT:
+            timed = {axis: self._time(run, a.form, "the split axis") for axis, a in ok.items()} if len(ok) > 1 else {}
+            choice = choose_axis({axis: len(a.lw.cross_lane_combines) for axis, a in ok.items()}, timed)
+            facts["axis"] = {
+                "chosen": choice.axis, "why": choice.why, "makespans": choice.makespans,
+                "refused": {a.axis: _unprefixed(a.error.message) for a in attempts if a.error is not None},
+            }
+            chosen = ok[choice.axis]
+        else:
+            chosen = attempts[0]
+        run.put(chosen.form)
+        combines = len(chosen.lw.cross_lane_combines)
+        if combines:
+            facts.update(cross_lane_combines=combines, combines=chosen.lw.cross_lane_combines)
+        if combines and self.split_policy == "pays" and can_fall_back and not self._pays(run, chosen, facts):
+            self._report(run.current, f"is compiled unsplit: {facts['pays']['why']}", "kept-unsplit",
+                         requested=requested, **facts)
+            return
+        lw, mode = chosen.lw, chosen.axis
         stride = f" with lane_stride {lw.lane_stride}" if lw.lane_stride is not None else " (box partition)"
         # `cross_lane_combines`: the workspace round trips the split added (one per reduction over the split axis,
         # per execution of it); absent when there are none, so the reports of kernels without one do not change.
-        combines = lw.cross_lane_combines
-        across = f", {len(combines)} reduction(s) combined across the lanes" if combines else ""
-        extra: dict = {"cross_lane_combines": len(combines), "combines": combines} if combines else {}
-        self._report(
-            f, f"is lane-split {mode}{stride}{across}", "lane-split", mode=mode, lane_stride=lw.lane_stride, **extra
-        )
+        across = f", {combines} reduction(s) combined across the lanes" if combines else ""
+        why = f"; axis {mode}: {facts['axis']['why']}" if "axis" in facts else ""
+        pays = f"; {facts['pays']['why']}" if "pays" in facts else ""
+        self._report(chosen.form, f"is lane-split {mode}{stride}{across}{why}{pays}", "lane-split", mode=mode,
+                     lane_stride=lw.lane_stride, **facts)
+
+    def _pays(self, run: _AutoRun, chosen: _Attempt, facts: dict) -> bool:
+        """Whether the split `chosen` (which needs cross-lane combines) is kept: the modelled makespans of it and
+        of the unsplit kernel (`split_pays`); the form kept is left in the module, the verdict in `facts`."""
+        split_time = facts.get("axis", {}).get("makespans", {}).get(chosen.axis)
+        if split_time is None:
+            split_time = self._time(run, chosen.form, "whether the split pays")
+        unsplit = run.pristine.clone()
+        set_split_mode(unsplit, "none")
+        unsplit_time = self._time(run, unsplit, "whether the split pays")
+        verdict = split_pays(split_time, unsplit_time, len(chosen.lw.cross_lane_combines))
+        facts["pays"] = {"split": split_time, "unsplit": unsplit_time, "keep_split": verdict.keep_split,
+                         "why": verdict.why}
+        run.put(chosen.form if verdict.keep_split else unsplit)
+        return verdict.keep_split
+
+    def _attempt(self, run: _AutoRun, axis: str, first: bool) -> _Attempt:
+        """Lower a fresh copy of the kernel as written on `axis` (the kernel itself for the first attempt), in
+        the module; the lowered function, or the error that stopped it."""
+        trial = run.current if first else run.pristine.clone()
+        run.put(trial)
+        set_split_mode(trial, axis)
+        as_written = dict(zip(trial.walk(), run.pristine.walk()))
+        skip = frozenset(op for op in trial.walk() if isinstance(op, TRANSFERS))
+        try:
+            lw = lower_auto_function(trial, axis)
+            check_split_codes(trial, skip=skip)
+        except PtoError as e:
+            if _is_internal(e) or skip:
+                raise
+            return _Attempt(axis, trial, None, e, as_written)  # type: ignore[arg-type]
+        return _Attempt(axis, trial, lw, None, as_written)
+
+    def _time(self, run: _AutoRun, form: func.FuncOp, what: str) -> int | str:
+        """The modelled makespan of the kernel in the form `form` (put in the module for the question)."""
+        if self.split_model is None:
+            raise missing_model(run.name, what)
+        run.put(form)
+        return self.split_model.kernel_makespan(run.module, run.name)
+
+    def _refuse(self, run: _AutoRun, requested: str, attempts: list[_Attempt], can_fall_back: bool) -> None:
+        """No axis splits: a located error (`fallback=error`, or no unsplit form), else the kernel unsplit with a
+        remark; both give the reason of every axis tried."""
+        first = attempts[0].error
+        assert first is not None
+        if len(attempts) == 1:
+            reason, forcing = _unprefixed(first.message), _forcing_op(first)
+        else:
+            reason = "; ".join(f"{a.axis}: {_forcing_op(a.error)} at {_where(a.error)}: {_unprefixed(a.error.message)}"
+                               for a in attempts if a.error is not None)
+            forcing = "neither axis"
+        notes = [(a.error.loc, f"{a.axis} cannot be lane-split here: {_unprefixed(a.error.message)}")
+                 for a in attempts[1:] if a.error is not None]
+        if not can_fall_back:
+            message = first.message if len(attempts) == 1 else (
+                f"{PASS}: kernel '{run.name}' requests pto.split<{AUTO_SPLIT}>, but neither axis can be lane-split: "
+                f"{reason}")
+            raise PtoError(message + FALLBACK_HINT, op=first.op, loc=first.loc, notes=[*first.notes, *notes]) from None
+        pristine = run.pristine
+        run.put(pristine)
+        set_split_mode(pristine, "none")
+        because = (f"{forcing} here cannot be lane-split: {reason}" if len(attempts) == 1
+                   else f"neither axis can be lane-split ({reason})")
+        if self.remarks:
+            emit_remark(
+                f"{PASS}: kernel '{run.name}' is compiled unsplit (fallback=unsplit, pto.split<none> instead of "
+                f"pto.split<{requested}>) because {because}{ERROR_HINT}",
+                op=attempts[0].as_written.get(first.op, pristine),  # type: ignore[arg-type]
+                loc=first.loc,  # None: the op's own location
+            )
+        facts: dict = {"requested": requested, "forced_by": forcing,
+                       "at": str(first.loc) if first.loc is not None and len(attempts) == 1 else None, "reason": reason}
+        if len(attempts) > 1:
+            facts["refused"] = {a.axis: {"forced_by": _forcing_op(a.error), "at": _where(a.error),
+                                         "reason": _unprefixed(a.error.message)}
+                                for a in attempts if a.error is not None}
+            summary = f"falls back to unsplit because {because}"
+        else:
+            summary = f"falls back to unsplit because of {forcing} at {_where(first)}: {reason}"
+        self._report(pristine, summary, "fallback-unsplit", **facts)
 
     def _report(self, f: func.FuncOp, what: str, decision: str = "", **facts: object) -> None:
         if decision:
@@ -274,7 +408,7 @@ class LowerAutoVectorSplitPass(ModulePass):
 
 def _why_not_auto(f: func.FuncOp) -> str:
     mode = split_mode(f)
-    if mode not in ("up_down", "left_right"):
+    if mode not in (*DATA_PARALLEL_MODES, AUTO_SPLIT):
         return "no split requested (pto.split absent or none)"
     if has_flag(f, FuncFlag.SPLIT_AIV):
         return "already in the explicit per-lane form (pto.split_aiv)"

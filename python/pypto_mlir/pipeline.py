@@ -46,6 +46,7 @@ __all__ = [
     "run_pipeline",
     "DefaultRingCostModel",
     "DefaultSkewRewriter",
+    "DefaultSplitCostModel",
     "with_default_models",
 ]
 
@@ -229,14 +230,27 @@ class DefaultSkewRewriter:
         return self._skew().apply_skew(module, site, distance)
 
 
+class DefaultSplitCostModel:
+    """The split cost model the drivers hand to LowerAutoVectorSplit (`#pto.split<auto>`'s axis, whether a split
+    with extra cross-lane work pays): `split_cost.expanded_makespan`, the kernel alone through ExpandMixedKernel
+    (run here, with the default ring cost model) and its Group timed; loaded when a kernel is first timed."""
+
+    def kernel_makespan(self, module: ModuleOp, kernel: str) -> int | str:
+        from pypto_mlir.split_cost import expanded_makespan
+
+        return expanded_makespan(module, kernel, lambda m: run_pipeline(m, "expand-mixed-kernel"))
+
+
 def with_default_models(p: ModulePass) -> ModulePass:
-    """`p`, handed the default ring cost model and skew rewriter when it takes them (`choose-ring-depth`,
-    `expand-mixed-kernel`) and has none: the passes import neither the interpreter, the timing model nor each
-    other."""
+    """`p`, handed the default models it takes and has none of: the ring cost model and the skew rewriter
+    (`choose-ring-depth`, `expand-mixed-kernel`), the split cost model (`lower-auto-vector-split`); the passes
+    import neither the interpreter, the timing model nor each other."""
     if getattr(p, "cost_model", False) is None:
         p = p.with_cost_model(DefaultRingCostModel())  # type: ignore[attr-defined]
     if getattr(p, "skew_rewriter", False) is None:
         p = p.with_skew_rewriter(DefaultSkewRewriter())  # type: ignore[attr-defined]
+    if getattr(p, "split_model", False) is None:
+        p = p.with_split_model(DefaultSplitCostModel())  # type: ignore[attr-defined]
     return p
 
 

@@ -7,9 +7,12 @@ passes' decision log (`passes/decisions.py`), for what the IR does not spell by 
 which hazards a fence closes). Per kernel:
 
 - `lane_split`: the LowerAutoVectorSplit decision (`lane-split`, `fallback-unsplit` with the op and reason,
-  `left-alone` with the reason, `regions`) and the lane stride; for a split with reductions over the split axis,
+  `kept-unsplit` (a split with cross-lane work that the timing model finds slower), `left-alone` with the reason,
+  `regions`) and the lane stride; for `#pto.split<auto>` the `axis` chosen, why, each axis's modelled makespan
+  and why a refused axis does not split (`refused`); for a split with reductions over the split axis,
   `cross_lane_combines` (the number of GM workspace round trips the split added, one per such reduction and run
-  of it; absent when 0) and `combines` (each one's op, combine, method, workspace, barriers);
+  of it; absent when 0), `combines` (each one's op, combine, method, workspace, barriers) and, when compared,
+  `pays` (the modelled makespans split and unsplit, and the verdict);
 - `values`: the lane status of each named value of the lowered kernel: `halved` (a vector tile cut to one lane's
   part of the split axis), `whole` (the same full vector tile on both lanes), `per lane` (a scalar or index that
   differs between the lanes: the lane id and the offsets computed from it; unnamed ones are listed by op),
@@ -27,7 +30,8 @@ which hazards a fence closes). Per kernel:
   depth (or why it was not skewed);
 - `result`: the functions the kernel became; `rejected`: the error, when the pipeline refused it.
 
-The report describes decisions, not performance; it is deterministic (no timings, no addresses), so golden
+The report describes decisions; it is deterministic (no addresses; the modelled cycles a choice was made by
+come from the timing model's cost table, not from a clock), so golden
 reports of the examples are checked in (`tests/golden/split_report/`): a change in any decision is a diff.
 """
 
@@ -335,6 +339,7 @@ def _headline(k: dict) -> str:
     outcome = {
         "lane-split": "lane-split",
         "fallback-unsplit": "compiled unsplit (the split fell back)",
+        "kept-unsplit": "compiled unsplit (the split does not pay)",
         "left-alone": "left alone",
     }.get(decision or "", "not lowered (LowerAutoVectorSplit did not run)")
     return f"split {asked} requested, {outcome}"
@@ -342,8 +347,10 @@ def _headline(k: dict) -> str:
 
 def _lane_split_text(ls: dict) -> str:
     """The LowerAutoVectorSplit line; a lane split says how the lanes share the split axis."""
+    if "refused" in ls and ls["decision"] == "fallback-unsplit":
+        return "falls back to unsplit because neither axis can be lane-split:"
     if ls["decision"] != "lane-split":
-        return ls["summary"]
+        return ls["summary"].split("; axis ", 1)[0]
     if ls.get("lane_stride") is None:
         how = "lane 0 takes the first half of the split axis (rounded up), lane 1 the rest"
     else:
@@ -351,11 +358,26 @@ def _lane_split_text(ls: dict) -> str:
     return f"is lane-split {ls['mode']}: {how}"
 
 
+def _choice_text(ls: dict) -> list[str]:
+    """The lines of the choices by the timing model: the axis of `#pto.split<auto>` (and why each refused axis
+    does not split), whether a split with cross-lane combines pays (both figures)."""
+    out = []
+    if "axis" in ls:
+        out.append(f"  axis {ls['axis']['chosen']}: {ls['axis']['why']}")
+        out.extend(f"  axis {axis} does not split: {why}" for axis, why in ls["axis"]["refused"].items())
+    for axis, r in ls.get("refused", {}).items():
+        out.append(f"  axis {axis} does not split: {r['forced_by']} at {r['at']}: {r['reason']}")
+    if "pays" in ls and ls["decision"] == "lane-split":
+        out.append(f"  cross-lane work: {ls['pays']['why']}")
+    return out
+
+
 def _kernel_text(k: dict) -> list[str]:
     out = [f"kernel @{k['kernel']}: {_headline(k)}"]
     ls = k.get("lane_split")
     if ls:
         out.append(f"  LowerAutoVectorSplit: {_lane_split_text(ls)}")
+        combined = "combined across the lanes" if ls["decision"] == "lane-split" else "the split would combine across the lanes"
         for c in ls.get("combines", []):
             fill = ", its row filled with the identity first (a lane's half may be empty)" if c["identity_fill"] else ""
             loop = " (in a loop: once per iteration)" if c["in_loop"] else ""
@@ -366,9 +388,10 @@ def _kernel_text(k: dict) -> list[str]:
                 else f"each lane's partial through a {c['workspace']} GM workspace, {c['combine']} of the two rows"
             )
             out.append(
-                f"  combined across the lanes: {c['value']} = {c['op']} over the split axis (dim {c['split_dim']}), "
+                f"  {combined}: {c['value']} = {c['op']} over the split axis (dim {c['split_dim']}), "
                 f"{how}, {c['barriers']} lane barrier(s){fill}{loop}"
             )
+        out.extend(_choice_text(ls))
     if "values" in k:
         groups: dict[str, list[str]] = {}
         for v in k["values"]:

@@ -17,8 +17,17 @@ class Known:
     features: frozenset[str] = frozenset()
 
 
-# Empty: every class found so far is fixed (their reproducers in tests/kernelgen/reproducers/ now pass).
-KNOWN_CLASSES: tuple[Known, ...] = ()
+KNOWN_CLASSES: tuple[Known, ...] = (
+    Known(
+        "lane-workspace-rows-unwritten",
+        "a reduction over the split axis of a tile with ragged valid rows (branch split-reduce, issue 43 part 1): a "
+        "lane loads workspace cells the other lane never stores (found by the campaign test after split-reduce was "
+        "merged into split-auto; the same failure with split-policy=always, so it is the lowering's, not the "
+        "split-or-not choice's). The fix belongs to split-reduce.",
+        match="cells of a pto.lane_workspace that no lane has written",
+        features=frozenset({"tail:reduce:split_axis"}),
+    ),
+)
 
 
 def known_class(report: str, text: str = "") -> str | None:

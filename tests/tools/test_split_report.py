@@ -86,3 +86,24 @@ def test_the_decision_log_is_empty_outside_a_capture():
         assert recording()
         record("P", "k", "x", a=1)
     assert [(d.pass_name, d.kernel, d.kind, d.facts) for d in log] == [("P", "k", "x", {"a": 1})]
+
+
+def test_the_report_says_which_axis_auto_chose_and_why(tmp_path, monkeypatch):
+    """`#pto.split<auto>` (issue 43 part 3): the axis, why (with both modelled makespans when both axes split),
+    and why each refused axis does not split; a kernel that splits on neither gives both reasons."""
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "r.txt"
+    src = "lit_tests/lower_auto_vector_split/split_auto.mlir"
+    assert main([src, "--lower-auto-vector-split", "--expand-mixed-kernel", f"--split-report={out}",
+                 "-o", str(tmp_path / "o.mlir")]) == 0
+    text = out.read_text()
+    assert "kernel @ragged_rows: split auto requested, lane-split\n  LowerAutoVectorSplit: is lane-split left_right" in text
+    assert "  axis left_right: the smaller modelled makespan (up_down 1179, left_right 1159 cycles)\n" in text
+    assert "  axis up_down: the modelled makespans tie (up_down 709, left_right 709 cycles): up_down, the default\n" in text
+    assert "  axis left_right does not split: automatic split-axis halving of 'pto.random'" in text
+    assert "  axis up_down: the smaller modelled makespan (up_down 688, left_right 1304 cycles)\n" in text  # row_sum
+    neither = text.split("kernel @neither: ", 1)[1]
+    assert neither.startswith("split auto requested, compiled unsplit (the split fell back)\n"
+                              "  LowerAutoVectorSplit: falls back to unsplit because neither axis can be lane-split:\n"
+                              f"  axis up_down does not split: 'pto.random' at {src}:120:5: ")
+    assert f"  axis left_right does not split: 'pto.random' at {src}:122:5: " in neither

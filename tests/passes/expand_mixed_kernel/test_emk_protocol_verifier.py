@@ -35,7 +35,7 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*.mli
 def expanded(path: Path) -> str:
     """The example through the usual pipeline (ExpandMixedKernel requires a split kernel lowered first)."""
     m = parse_module(path.read_text(), str(path))
-    LowerAutoVectorSplitPass().apply(make_context(), m)
+    with_default_models(LowerAutoVectorSplitPass()).apply(make_context(), m)
     with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)
     verify_module(m)
     return print_module(m)

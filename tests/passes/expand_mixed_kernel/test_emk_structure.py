@@ -51,7 +51,7 @@ def run(text: str) -> ModuleOp:
     verify_module(m)
     # The usual pipeline: ExpandMixedKernel requires a split kernel lowered by LowerAutoVectorSplit (which passes
     # the other kernels, and those already in the per-lane form, through unchanged).
-    LowerAutoVectorSplitPass().apply(make_context(), m)
+    with_default_models(LowerAutoVectorSplitPass()).apply(make_context(), m)
     with_default_models(ExpandMixedKernelPass()).apply(make_context(), m)
     verify_module(m)
     return m

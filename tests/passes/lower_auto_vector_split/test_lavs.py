@@ -17,6 +17,7 @@ from pypto_mlir.ir import parse_module, print_module
 from pypto_mlir.passes.lower_auto_vector_split import pass_ as lavs
 from pypto_mlir.passes.lower_auto_vector_split.auto.lane_stride import scan_lane_stride
 from pypto_mlir.verify import verify_module
+from pypto_mlir.pipeline import with_default_models
 
 ROOT = str(Path(__file__).resolve().parents[3])
 
@@ -36,7 +37,7 @@ def _func(text: str) -> func.FuncOp:
 
 def _run(text: str) -> str:
     m = parse_module(text)
-    lavs.LowerAutoVectorSplitPass().apply(Context(), m)
+    with_default_models(lavs.LowerAutoVectorSplitPass()).apply(Context(), m)  # an auto / combining kernel is timed
     verify_module(m)
     return print_module(m)
 
