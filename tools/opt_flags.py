@@ -50,7 +50,7 @@ _STATISTICS = (
     ("LowerAutoVectorSplit", "boundaries", "Cube/vector boundaries (pto.aiv_shard / pto.aic_gather)",
      lambda k: len(k.get("boundaries", ()))),
     ("LowerAutoVectorSplit", "cross-lane-combines", "Reductions over the split axis combined through a GM workspace",
-     lambda k: k.get("lane_split", {}).get("cross_lane_combines", 0)),
+     lambda k: k.get("lane_split", {}).get("cross_lane_combines", 0) if _decision(k) == "lane-split" else 0),
     ("ExpandMixedKernel", "kernels-expanded", "Mixed kernels split into AIC + AIV + Group",
      lambda k: "pipes" in k),
     ("ExpandMixedKernel", "pipes", "Pipes set up", lambda k: len(k.get("pipes", ()))),

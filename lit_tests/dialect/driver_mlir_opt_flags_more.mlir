@@ -22,12 +22,14 @@
 // STATS-NEXT:   (S) 0 kernels-with-regions - Kernels lowered by their split_aiv_scope regions
 // STATS-NEXT:   (S) 4 values-halved - Vector tiles cut to one lane's half of the split axis
 // STATS-NEXT:   (S) 1 boundaries - Cube/vector boundaries (pto.aiv_shard / pto.aic_gather)
+// STATS-NEXT:   (S) 0 cross-lane-combines - Reductions over the split axis combined through a GM workspace
 // STATS-NEXT: ExpandMixedKernel
 // STATS-NEXT:   (S) 2 kernels-expanded - Mixed kernels split into AIC + AIV + Group
 // STATS-NEXT:   (S) 2 pipes - Pipes set up
 // STATS-NEXT:   (S) 4 transfers - tpush / tpop ops over the pipes
 // STATS-NEXT:   (S) 0 gm-fences - GM fences between the cores
 // STATS-NEXT:   (S) 0 ring-depths-chosen - Rings deepened beyond the default by the timing model
+// STATS-NEXT:   (S) 0 loops-skewed - Round-trip loops skewed by the timing model (cross-core pipelining)
 // STATS-NOT:  VerifyBudget
 
 // --mlir-print-ir-after-change with --mlir-print-ir-after-all: a pass that changes nothing prints nothing.
