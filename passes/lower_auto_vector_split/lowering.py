@@ -453,12 +453,46 @@ class SplitLowering:
                 op=at,
             )
 
+    def _carry_whole_inits(self, op: scf.ForOp) -> None:
+        """A tile carried by `op` whose initial value is whole (`is_whole`: computed unsplit on both lanes, e.g. the
+        source of a split-axis window) while no full-width chain keeps the carried value itself whole: the loop
+        carries the init's lane part (on the axis `free_axes` gives it, else the function's), so a body that
+        combines it with per-lane data meets it at the same width, and the loop's work is split.  An init with no
+        lane part (an odd box) is carried whole: the block argument and the result are whole values."""
+        block = op.body.block
+        for i, init in enumerate(op.iter_args):
+            arg, t = block.args[i + 1], init.type
+            if init in self.tracked or not self.is_whole(init) or arg in self.full_width or not isinstance(t, TileType):
+                continue
+            d = self.free_axes.get(init, self.dim)
+            part = None
+            if t.rank > d and t.get_shape()[d] not in (1, DYNAMIC):
+                part = self.lane_part(init, d, self.step_for(t.get_shape()[d]))
+            if part is None:
+                self.whole.update((arg, op.results[i]))
+            else:
+                op.operands[len(op.operands) - len(op.iter_args) + i] = part
+
+    def _yield_lane_parts(self, term: Operation, args: list[SSAValue]) -> None:
+        """A loop body yielding a whole value where the loop carries a per-lane tile yields its lane part."""
+        for j, (y, a) in enumerate(zip(list(term.operands), args)):
+            info = self.tracked.get(a)
+            if info is None or y in self.tracked or not self.is_whole(y) or y.type != info.orig_type:
+                continue
+            part = self.lane_part(y, info.dim, info.step)
+            if part is None:
+                raise whole_operand_error(term, y, info.dim, info.step)
+            term.operands[j] = part
+
     def _lower_for(self, op: scf.ForOp) -> None:
         block = op.body.block
+        if self.keeps_whole:
+            self._carry_whole_inits(op)
         self._carry(list(op.iter_args), list(block.args[1:]), list(op.results))
         self.lower_block(block)
         term = block.last_op
         assert term is not None
+        self._yield_lane_parts(term, list(block.args[1:]))
         self._check_carried("scf.for", list(term.operands), list(block.args[1:]), term)
 
     def _lower_while(self, op: scf.WhileOp) -> None:
