@@ -164,7 +164,7 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<15x2xf32, acc> -> !pto.tile<15x2xf32, vec>
     %l = pto.load %x[0, 0] : !pto.tensor<15x2xf32> -> !pto.tile<15x2xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: 'pto.add' reads 's' (!pto.tile<15x2xf32, vec>), which this pass computes whole on both lanes (its producers feed a reshape or a V->C boundary that has no per-lane form), together with per-lane halves; its lane part cannot be sliced out: its split extent on dim 0 is odd (15, 15 valid): lane 1's window [8, 16) passes the 15-wide box and lane 1 is not empty}}
+    // expected-error@+1 {{LowerAutoVectorSplit: 'pto.add' reads 's' (!pto.tile<15x2xf32, vec>), which this pass computes whole on both lanes (it or its producers feed a reshape, a window or a V->C boundary that has no per-lane form), together with per-lane halves; its lane part cannot be sliced out: its split extent on dim 0 is odd (15, 15 valid): lane 1's window [8, 16) passes the 15-wide box and lane 1 is not empty}}
     %a = pto.add %s, %l : !pto.tile<15x2xf32, vec>
     %r = pto.reshape %s : !pto.tile<15x2xf32, vec> -> !pto.tile<1x30xf32, vec>
     func.return

@@ -246,6 +246,26 @@ class SplitLowering:
                     continue
             op.operands[i] = part
 
+    def _singleton_part(self, v: SSAValue, info: TileInfo) -> SSAValue | None:
+        """The lane part of `v`, a value both lanes hold whole (computed in the kernel, untracked) with a singleton
+        split axis, to meet the per-lane singleton `info` (a singleton shard: lane 0 the row, lane 1 an empty copy):
+        the same slice (`_slice_lane_part` with step 1); None when `v` does not match it."""
+        if info.full != 1 or v in self.tracked or not isinstance(v, OpResult) or v.type != info.orig_type:
+            return None
+        return self._slice_lane_part(v, info.dim, 1)
+
+    def _take_singleton_parts(self, op: Operation) -> None:
+        """A vector op meeting a per-lane singleton (a `[1, N]` shard under UP_DOWN) and a value of the same full
+        type both lanes hold whole (a singleton load, `tile_get` or generator: never halved) takes the latter's
+        lane part too (issue 43; before, the op did not verify: per-lane and full-width operands)."""
+        partner = next((self.tracked[v] for v in op.operands if v in self.tracked and self.tracked[v].full == 1), None)
+        if partner is None:
+            return
+        for i, v in enumerate(list(op.operands)):
+            part = self._singleton_part(v, partner)
+            if part is not None:
+                op.operands[i] = part
+
     def _store_whole_once(self, op: StoreOp) -> None:
         """A store of a tile that is full width on both lanes (never halved: a singleton split axis, a rank-1
         tile; or whole with no lane part) writes the same cells from both lanes.  Alone that is harmless (the same
@@ -377,6 +397,8 @@ class SplitLowering:
             return  # part of a full-width V->C chain (full_width.py): both lanes compute the whole tile
         if (self.full_width or self.whole) and self._is_vector(op) and self._takes_lane_parts(op):
             self._take_lane_parts(op)
+        if self.keeps_whole and self._is_vector(op) and not isinstance(op, StoreOp) and self._takes_lane_parts(op):
+            self._take_singleton_parts(op)
         if isinstance(op, StoreOp):
             self._store_whole_once(op)
             self._check_store_partition(op)
@@ -459,12 +481,66 @@ class SplitLowering:
                 op=at,
             )
 
+    def _carry_whole_inits(self, op: scf.ForOp) -> None:
+        """A tile carried by `op` whose initial value is whole (`is_whole`: computed unsplit on both lanes, e.g. the
+        source of a split-axis window) while no full-width chain keeps the carried value itself whole: the loop
+        carries the init's lane part (on the axis `free_axes` gives it, else the function's), so a body that
+        combines it with per-lane data meets it at the same width, and the loop's work is split.  An init with no
+        lane part (an odd box) is carried whole: the block argument and the result are whole values.  A singleton
+        init (a `[1, N]` generator under UP_DOWN, never halved) in a loop whose body meets per-lane data carries the
+        part a singleton shard holds (lane 0 the row, lane 1 an empty copy)."""
+        block = op.body.block
+        for i, init in enumerate(op.iter_args):
+            arg, t = block.args[i + 1], init.type
+            if init in self.tracked or arg in self.full_width or not isinstance(t, TileType):
+                continue
+            if not self.is_whole(init):
+                if isinstance(init, OpResult) and t.rank > self.dim and t.get_shape()[self.dim] == 1 and self._meets_lanes(op):
+                    op.operands[len(op.operands) - len(op.iter_args) + i] = self._slice_lane_part(init, self.dim, 1)  # type: ignore[assignment]
+                continue
+            d = self.free_axes.get(init, self.dim)
+            part = None
+            if t.rank > d and t.get_shape()[d] not in (1, DYNAMIC):
+                part = self.lane_part(init, d, self.step_for(t.get_shape()[d]))
+            if part is None:
+                self.whole.update((arg, op.results[i]))
+            else:
+                op.operands[len(op.operands) - len(op.iter_args) + i] = part
+
+    def _yield_lane_parts(self, term: Operation, args: list[SSAValue]) -> None:
+        """A loop body yielding a whole value where the loop carries a per-lane tile yields its lane part."""
+        for j, (y, a) in enumerate(zip(list(term.operands), args)):
+            info = self.tracked.get(a)
+            if info is not None and not self.is_whole(y):
+                part = self._singleton_part(y, info)
+                if part is not None:
+                    term.operands[j] = part
+                continue
+            if info is None or y in self.tracked or y.type != info.orig_type:
+                continue
+            part = self.lane_part(y, info.dim, info.step)
+            if part is None:
+                raise whole_operand_error(term, y, info.dim, info.step)
+            term.operands[j] = part
+
+    def _meets_lanes(self, op: scf.ForOp) -> bool:
+        """Whether the body of `op` reads per-lane data: a C->V boundary, or a value already split."""
+        for inner in op.body.walk():
+            if is_boundary_move(inner) and move_direction(inner) is PipeDirection.C2V:
+                return True
+            if any(v in self.tracked for v in inner.operands):
+                return True
+        return False
+
     def _lower_for(self, op: scf.ForOp) -> None:
         block = op.body.block
+        if self.keeps_whole:
+            self._carry_whole_inits(op)
         self._carry(list(op.iter_args), list(block.args[1:]), list(op.results))
         self.lower_block(block)
         term = block.last_op
         assert term is not None
+        self._yield_lane_parts(term, list(block.args[1:]))
         self._check_carried("scf.for", list(term.operands), list(block.args[1:]), term)
 
     def _lower_while(self, op: scf.WhileOp) -> None:

@@ -18,6 +18,7 @@ from pypto_mlir.dialects.pto_lanes import (
 )
 from pypto_mlir.passes.analysis.split_axis import (
     TileInfo,
+    halved_tile_type,
 )
 from typing import TYPE_CHECKING
 
@@ -124,6 +125,28 @@ def window_split_dim(
     return d, step
 
 
+def window_stays_whole(lw: SplitLowering, src: SSAValue, t: TileType, offsets: list, lane_window: bool) -> bool:
+    """Whether a window op (`pto.slice`, `pto.extract`) with result type `t` over `src` keeps its result whole on
+    both lanes: its source is whole (`lw.is_whole`: a full-width chain value, computed unsplit on both lanes) and
+    the window has no per-lane form on the split axis — lane 1's slice window `[offset + step, + ceil(box/2))`
+    passes the source's box (an odd window that ends at the source's end: `pto` has no padded slice), or, for an
+    extract (`lane_window` false: it copies whole windows), the window's split extent does not halve evenly.  Both
+    lanes then take the window as written (the unsplit program's cells); its users take its lane part where one
+    exists, else run whole or are refused where it meets per-lane data (`SplitLowering._take_lane_parts`)."""
+    if lw.info(src) is not None or not lw.is_whole(src):
+        return False
+    d = lw.dim
+    src_type = src.type
+    if t.rank <= d or t.get_shape()[d] in (1, DYNAMIC) or not isinstance(src_type, TileType):
+        return False
+    box = t.get_shape()[d]
+    if not lane_window:
+        halved = halved_tile_type(t, d, lw.lane_stride)
+        return halved.get_valid() != halved.get_shape()
+    off, extent = offsets[d], src_type.get_shape()[d]
+    return isinstance(off, int) and extent != DYNAMIC and off + lw.step_for(box) + ceil_half(box) > extent
+
+
 def _dynamic_box_error(op: Operation, dim: int) -> PtoError:
     return PtoError(
         f"{PASS}: the split axis (dim {dim}) of '{op.name}' has a dynamic box ('?'); the pto dialect carries no SSA "
@@ -185,7 +208,7 @@ def whole_operand_error(op: Operation, v: SSAValue, d: int, step: int) -> PtoErr
     if gen is not None and gen.linear and d > 0 and any(x != 1 for x in t.get_shape()[:d]):
         whole = f"'{v.op.name}' under a split of its columns: a lane's columns of several rows are not one run of its values"
     else:
-        whole = "its producers feed a reshape or a V->C boundary that has no per-lane form"
+        whole = "it or its producers feed a reshape, a window or a V->C boundary that has no per-lane form"
     return PtoError(
         f"{PASS}: '{op.name}' reads '{_name(v)}' ({t}), which this pass computes whole on both lanes ({whole}), "
         "together with per-lane halves; its lane part "

@@ -38,6 +38,7 @@ from .base import (
     lane_window_offsets,
     replace_rebuilt,
     window_split_dim,
+    window_stays_whole,
 )
 from .views import ReshapeHalving
 
@@ -108,6 +109,8 @@ class ExtractHalving(_SplitPattern):
         assert isinstance(t, TileType)
         offsets = op.get_mixed_offsets()
         hint = "different cells on the two lanes. Extract from the full-width value before it is split, or along the other axis"
+        if window_stays_whole(lw, op.src, t, offsets, lane_window=False):
+            return  # an odd window of a whole source: both lanes extract it whole (`_mark_whole`)
         d, _ = window_split_dim(lw, op, "pto.extract", op.src, t, offsets, hint, lane_window=False)
         if d < 0:
             return

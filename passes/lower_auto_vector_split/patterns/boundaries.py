@@ -114,18 +114,34 @@ def shard_by_full_transfer(
     return move, sl
 
 
-def widening_of(src: TileType, split: int, lane_type: TileType, lane_stride: int | None) -> int | None:
-    """The valid split-axis extent `shard_widened` carries this shard with (`widened_shard_extent`), or None when
-    no widening places the lanes or a valid extent off the split axis is a run-time value (the narrowing would
-    need it as an SSA value)."""
+def widening_of(src: TileType, split: int, lane_type: TileType, lane_stride: int | None, at: Operation) -> list[int] | None:
+    """The valid extents `shard_widened` carries this shard with, or None when no widening places the lanes or a
+    valid extent is a run-time value (the narrowing would need it as an SSA value).  A shard breaking the
+    valid-extent rules (`check_shard_valid`: LEFT_RIGHT with partially valid columns, UP_DOWN with per-lane rows
+    and narrowed columns; issue 43) carries whole columns: the column extent is widened to the box first.  Then
+    the split-axis extent is widened to one a split code places (`widened_shard_extent`), if it is not already."""
     d = split_dim_of_code(split)
     if any(v == DYNAMIC for t in (src, lane_type) for i, v in enumerate(t.get_valid()) if i != d):
         return None
-    return widened_shard_extent(src, split, lane_stride)
+    valid = list(src.get_valid())
+    if DYNAMIC in valid or src.rank != 2 or DYNAMIC in src.get_shape():
+        return None
+    try:
+        check_shard_valid(at, src, d, lane_stride)
+    except PtoError:
+        valid[1] = src.get_shape()[1]
+    wide = widened_shard_extent(src.with_(valid=valid), split, lane_stride)
+    if wide is not None:
+        valid[d] = wide
+    final = src.with_(valid=valid)
+    if valid == list(src.get_valid()) or _shard_problem(final, d, lane_stride, at)[0] is not None:
+        return None
+    return valid
 
 
 def shard_widened(
-    src: SSAValue, split: int, wide: int, lane_type: TileType, lane_stride: int | None, arith: LaneArith, at: Operation
+    src: SSAValue, split: int, wide: list[int], lane_type: TileType, lane_stride: int | None, arith: LaneArith,
+    at: Operation,
 ) -> SetValidShapeOp:
     """A C->V boundary whose lanes no split code can place, and that cannot be carried whole either (lane 1's
     window would pass an odd box), carried with its valid split-axis extent widened (`widened_shard_extent`): a
@@ -133,13 +149,13 @@ def shard_widened(
     parts with the code W places (odd or even), and a `pto.set_validshape` on each lane narrows its part back to
     `clamp(V - l*step, 0, step)`.  Each lane's window starts where it did (at `l*step`), so the narrowed part holds
     exactly the cells `aiv_shard` would have delivered; the extra cells carried are the source's cells outside its
-    valid region, which nothing reads.  `wide` is `widening_of`'s extent.  Inserted before `at`; returns the
-    narrowing op (of type `lane_type`)."""
+    valid region, which nothing reads.  `wide` is `widening_of`'s valid extents (the column extent widened to the
+    box too when the shard's valid-extent rules ask for whole columns; each lane narrows it back as well).
+    Inserted before `at`; returns the narrowing op (of type `lane_type`)."""
     src_type = src.type
     assert isinstance(src_type, TileType)
     d = split_dim_of_code(split)
-    valid = list(src_type.get_valid())
-    valid[d] = wide
+    valid = list(wide)
     widen = SetValidShapeOp(src, valid, src_type.with_(valid=valid))
     shard = AivShardOp(widen.result, split, lane_type, lane_stride=lane_stride)
     for new in (widen, shard):
@@ -177,7 +193,7 @@ def carry_unplaceable_shards_whole(root: Operation) -> None:
             pass
         step = lane_step(src.get_shape()[d], stride)
         fits = full_transfer_fits(src, d, step)
-        wide = None if fits else widening_of(src, op.split.value.data, res, stride)
+        wide = None if fits else widening_of(src, op.split.value.data, res, stride, op)
         if not fits and wide is None:
             continue  # left to ExpandMixedKernel's split-code error
         idx = GetSubblockIdxOp()
@@ -226,7 +242,7 @@ class C2VBoundary(_SplitPattern):
         if src.get_shape()[d] == DYNAMIC:
             raise _dynamic_box_error(op, d)
         new_type = halved_tile_type(res, d, lw.lane_stride)
-        problem, only_code = _shard_problem(src, d, lw.lane_stride, op)
+        problem, _ = _shard_problem(src, d, lw.lane_stride, op)
         if problem is not None:
             step = lw.step_for(src.get_shape()[d])
             runtime_other = any(v == DYNAMIC for i, v in enumerate(res.get_valid()) if i != d)
@@ -235,8 +251,9 @@ class C2VBoundary(_SplitPattern):
             runtime_split = src.get_valid()[d] == DYNAMIC
             name = op.result.name_hint
             fits = full_transfer_fits(src, d, step)
-            # Lane 1's window passes an odd box, but only the split code is amiss: carry a widened extent.
-            wide = widening_of(src, split_code_of_dim(d), new_type, lw.lane_stride) if not fits and only_code else None
+            # Lane 1's window passes an odd box: carry a widened extent (whole columns where the shard's
+            # valid-extent rules ask for them, and a split-axis extent a code places).
+            wide = widening_of(src, split_code_of_dim(d), new_type, lw.lane_stride, op) if not fits else None
             if wide is not None:  # (a run-time split extent has none)
                 narrow = shard_widened(op.src, split_code_of_dim(d), wide, new_type, lw.lane_stride, lw.arith, op)
                 rewriter.replace(op, [], [narrow.result])  # the widening, the shard and the narrowing are in place

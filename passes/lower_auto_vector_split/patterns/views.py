@@ -30,7 +30,7 @@ from pypto_mlir.passes.analysis.split_axis import (
     halved_tile_type,
     reshape_split_target,
 )
-from .base import PASS, _PerLanePattern, _SplitPattern, _localize_valid_list, _name, check_lane_window, lane_part_problem, replace_rebuilt, window_split_dim
+from .base import PASS, _PerLanePattern, _SplitPattern, _localize_valid_list, _name, check_lane_window, lane_part_problem, replace_rebuilt, window_split_dim, window_stays_whole
 from .memory import LoadWindow
 
 
@@ -83,6 +83,8 @@ class SliceHalving(_SplitPattern):
                     "hand-written transfer on the way). Slice the value before it enters that construct, load the "
                     "window directly from GM, or slice along the other axis"
                 )
+        if window_stays_whole(lw, op.src, t, offsets, lane_window=True):
+            return  # an odd window at the source's end: both lanes take it whole (`_mark_whole`)
         d, step = window_split_dim(lw, op, "pto.slice", op.src, t, offsets, hint, lane_window=True)
         if d < 0:
             return
