@@ -487,7 +487,7 @@ class SplitLowering:
         carries the init's lane part (on the axis `free_axes` gives it, else the function's), so a body that
         combines it with per-lane data meets it at the same width, and the loop's work is split.  An init with no
         lane part (an odd box) is carried whole: the block argument and the result are whole values.  A singleton
-        init (a `[1, N]` generator under UP_DOWN, never halved) in a loop whose body meets per-lane data carries the
+        init (a `[1, N]` generator under UP_DOWN, never halved) that the body combines with a per-lane singleton carries the
         part a singleton shard holds (lane 0 the row, lane 1 an empty copy)."""
         block = op.body.block
         for i, init in enumerate(op.iter_args):
@@ -495,7 +495,8 @@ class SplitLowering:
             if init in self.tracked or arg in self.full_width or not isinstance(t, TileType):
                 continue
             if not self.is_whole(init):
-                if isinstance(init, OpResult) and t.rank > self.dim and t.get_shape()[self.dim] == 1 and self._meets_lanes(op):
+                if (isinstance(init, OpResult) and t.rank > self.dim and t.get_shape()[self.dim] == 1
+                        and self._meets_singleton_lanes(arg)):
                     op.operands[len(op.operands) - len(op.iter_args) + i] = self._slice_lane_part(init, self.dim, 1)  # type: ignore[assignment]
                 continue
             d = self.free_axes.get(init, self.dim)
@@ -523,13 +524,21 @@ class SplitLowering:
                 raise whole_operand_error(term, y, info.dim, info.step)
             term.operands[j] = part
 
-    def _meets_lanes(self, op: scf.ForOp) -> bool:
-        """Whether the body of `op` reads per-lane data: a C->V boundary, or a value already split."""
-        for inner in op.body.walk():
-            if is_boundary_move(inner) and move_direction(inner) is PipeDirection.C2V:
-                return True
-            if any(v in self.tracked for v in inner.operands):
-                return True
+    def _meets_singleton_lanes(self, arg: SSAValue) -> bool:
+        """Whether an op using the carried `arg` directly combines it with a per-lane singleton: a C->V boundary
+        (a singleton shard) or a value already split with a singleton extent.  Only then is a singleton init carried
+        as a lane part; a carried singleton that meets only whole values stays whole (e.g. a row sum combined
+        across the lanes under LEFT_RIGHT, which a `row_expand_*` needs whole on both lanes)."""
+        for use in arg.uses:
+            for v in use.operation.operands:
+                if v is arg:
+                    continue
+                owner = v.owner if isinstance(v, OpResult) else None
+                if owner is not None and is_boundary_move(owner) and move_direction(owner) is PipeDirection.C2V:
+                    return True
+                info = self.tracked.get(v)
+                if info is not None and info.full == 1:
+                    return True
         return False
 
     def _lower_for(self, op: scf.ForOp) -> None:
