@@ -29,14 +29,16 @@ from typing import Protocol
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 
+from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_ops import INIT_OPS, ReserveBufferOp, implicit_slot_num, pipe_init_of
 from pypto_mlir.dialects.pto_traits import CoreSide, PipePush
-from pypto_mlir.dialects.pto_types import TensorType, memory_capacity
+from pypto_mlir.dialects.pto_types import memory_capacity
 
 from ..analysis.budget import RING_SPACE, MemoryBudget
 from ..decisions import record
 from .phase import PASS_NAME, half_name
 from .pipe_metadata import DEFAULT_SLOT_NUM, collect_pipe_metadata
+from .scalar_values import ScalarParam, timing_runs
 
 RING_DEPTHS = ("auto", "fixed")
 """The `ring-depth` option: `auto` (choose, this module) or `fixed` (the default depth, as the reference does)."""
@@ -45,10 +47,13 @@ RING_DEPTHS = ("auto", "fixed")
 class RingCostModel(Protocol):
     """What the ring depth choice asks of a timing model."""
 
-    def makespans(self, module: ModuleOp, group: str, depths: list[int]) -> dict[int, int | None] | str:
-        """The modelled makespan of a run of the Group `@group` of `module` with every ring at each depth of
-        `depths` (None: the model rejects that depth, a deadlock or an unguarded slot reuse), or why the Group
-        cannot be timed (a sentence for the report)."""
+    def makespans(
+        self, module: ModuleOp, group: str, depths: list[int], scalar_values: list[dict[int, int | float]]
+    ) -> dict[int, int | None] | str:
+        """The modelled makespan of runs of the Group `@group` of `module`, one per assignment of `scalar_values`
+        (parameter position -> value; `[{}]` for a Group without scalar parameters), summed, with every ring at
+        each depth of `depths` (None: the model rejects that depth in some run, a deadlock or an unguarded slot
+        reuse), or why the Group cannot be timed (a sentence for the report)."""
         ...
 
 
@@ -98,19 +103,54 @@ def _most_pushes(f: func.FuncOp) -> int | None:
     return max(per_direction.values(), default=0)
 
 
-def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[int]:
-    """The depths to try for an expanded pair: the default up to PTOAS's implicit depth for the pipe's
-    directions, each deeper one only if both cores hold the ring beside their live tiles."""
+def _ring_rooms(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[tuple[CoreSide, int | None, int]]:
+    return [(CoreSide.AIC, *_ring_room(aic, CoreSide.AIC, target)), (CoreSide.AIV, *_ring_room(aiv, CoreSide.AIV, target))]
+
+
+def candidate_depths(aic: func.FuncOp, aiv: func.FuncOp, target: str, least: int = DEFAULT_SLOT_NUM) -> list[int]:
+    """The depths to try for an expanded pair: from `least` (the default, or the most popped slots a side holds
+    at once when that is more: `pipe_setup.ring_slot_num`) up to PTOAS's implicit depth for the pipe's
+    directions, each only if both cores hold the ring beside their live tiles (the default always: the budget
+    check judges it)."""
     init = pipe_init_of(aic)
     assert isinstance(init, INIT_OPS)
     slot = init.slot_size.value.data
     limit = implicit_slot_num(init.dir_mask.value.data)
-    rooms = [_ring_room(aic, CoreSide.AIC, target), _ring_room(aiv, CoreSide.AIV, target)]
+    rooms = _ring_rooms(aic, aiv, target)
 
     def fits(d: int) -> bool:
-        return all(room is None or rings == 0 or slot * d * rings <= room for room, rings in rooms)
+        return all(room is None or rings == 0 or slot * d * rings <= room for _, room, rings in rooms)
 
-    return [d for d in range(DEFAULT_SLOT_NUM, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
+    return [d for d in range(least, limit + 1) if d == DEFAULT_SLOT_NUM or fits(d)]
+
+
+def _refuse_unfit(name: str, aic: func.FuncOp, aiv: func.FuncOp, target: str, least: int) -> None:
+    """A pair whose schedule holds `least` > 2 slots at once, when a ring of that depth does not fit a core's
+    memory beside its live tiles: a located error saying so."""
+    init = pipe_init_of(aic)
+    assert isinstance(init, INIT_OPS)
+    slot = init.slot_size.value.data
+    for side, room, rings in _ring_rooms(aic, aiv, target):
+        if room is not None and rings and slot * least * rings > room:
+            half = half_name(name, side)
+            raise PtoError(
+                f"{PASS_NAME}: @{name} holds {least} popped slots of its pipe at once, so its ring needs {least} "
+                f"slots, but {'a ring' if rings == 1 else f'{rings} rings'} of {least} x {slot} bytes do"
+                f"{'es' if rings == 1 else ''} not fit in the {RING_SPACE[side]} memory of "
+                f"@{half} beside its live tiles ({max(room, 0)} bytes left); release a slot earlier (use the held "
+                f"tiles before the next pop) or move smaller tiles",
+                op=aic,
+            )
+
+
+def _scalar_note(params: list[ScalarParam], runs: list[dict[int, int | float]]) -> dict:
+    """The decision-log facts of a kernel's scalar parameters: each one's role and the values timed."""
+    if not params:
+        return {}
+    return {
+        "scalar_params": {p.name: {"role": p.role, "uses": sorted(p.uses)} for p in params},
+        "scalar_values": [{p.name: run[p.index] for p in params} for run in runs],
+    }
 
 
 def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model: RingCostModel | None) -> None:
@@ -122,37 +162,39 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
         group = funcs.get(name)
         if aic is None or aiv is None:
             continue
-        if pipe_init_of(aic) is None or pipe_init_of(aiv) is None:
+        init = pipe_init_of(aic)
+        if init is None or pipe_init_of(aiv) is None:
             continue  # no pipe: nothing to choose
-        default = DEFAULT_SLOT_NUM
+        least = max(DEFAULT_SLOT_NUM, init.explicit_depth or DEFAULT_SLOT_NUM)
+        floor = "" if least == DEFAULT_SLOT_NUM else f" (the {least} slots the kernel holds at once)"
+        candidates = candidate_depths(aic, aiv, target, least)
+        if least not in candidates:
+            _refuse_unfit(name, aic, aiv, target, least)
         counts = (_most_pushes(aic), _most_pushes(aiv))
         pushes = None if None in counts else max(c for c in counts if c is not None)
-        if pushes is not None and pushes <= default:
-            record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False,
+        if pushes is not None and pushes <= least:
+            record(PASS_NAME, name, "ring_depth", slot_num=least, chosen=False,
                    reason=f"each ring carries at most {pushes} tile{'s' if pushes != 1 else ''} per run, so no push waits "
-                   f"for a slot at depth {default}")
+                   f"for a slot at depth {least}{floor}")
             continue
         if group is None or not group.body.blocks:
-            record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False,
-                   reason="the kernel has no Group of its own to time (only existing Group callers)")
+            record(PASS_NAME, name, "ring_depth", slot_num=least, chosen=False,
+                   reason=f"the kernel has no Group of its own to time (only existing Group callers){floor}")
             continue
-        if any(not isinstance(a.type, TensorType) for a in group.body.block.args):
-            record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False,
-                   reason="the kernel takes a scalar parameter, whose value sets its schedule")
-            continue
-        candidates = candidate_depths(aic, aiv, target)
+        params, runs = timing_runs(module, group)
+        facts = _scalar_note(params, runs)
         if model is None:
             raise MissingCostModel(
                 f"choose-ring-depth: the depth of @{name} is to be chosen by a timing model (ring-depth=auto), but no "
                 "cost model was handed to the pass; run it through pypto_mlir.pipeline.run_pipeline, or give it one "
                 "with .with_cost_model(pypto_mlir.pipeline.DefaultRingCostModel())"
             )
-        timed = model.makespans(module, name, candidates)
+        timed = model.makespans(module, name, candidates, scalar_values=runs)
         if isinstance(timed, str):
-            record(PASS_NAME, name, "ring_depth", slot_num=default, chosen=False, reason=timed)
+            record(PASS_NAME, name, "ring_depth", slot_num=least, chosen=False, reason=f"{timed}{floor}", **facts)
             continue
-        depth = pick_depth(timed, default)
-        if depth != default:
+        depth = pick_depth(timed, least)
+        if depth != least:
             _set_depth(aic, depth)
             _set_depth(aiv, depth)
             reason = "the shallowest depth with the best modelled makespan"
@@ -160,8 +202,10 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
             reason = "no deeper ring fits the memory budget"
         else:
             reason = "deeper rings do not shorten the modelled makespan"
+        if runs != [{}]:
+            reason += f", summed over {len(runs)} runs at the stated scalar values"
         record(PASS_NAME, name, "ring_depth", slot_num=depth, chosen=True,
-               makespans={str(d): m for d, m in timed.items()}, candidates=candidates, reason=reason)
+               makespans={str(d): m for d, m in timed.items()}, candidates=candidates, reason=reason, **facts)
 
 
 def pick_depth(makespans: dict[int, int | None], default: int = DEFAULT_SLOT_NUM) -> int:
