@@ -14,7 +14,8 @@ tile ops and carry no setup yet:
           pto.aiv_initialize_pipe %c2v, %v2c {...}
 
 `slot_size` is the largest tile (bytes) any tpush sends or tpop receives on either side in either direction;
-`slot_num` is the function's `pto.slot_num` (default 2, always emitted); a reserve holds
+`slot_num` is the function's `pto.slot_num`, else the default 2 or, under `ring-depth=auto`, the most popped
+slots a side holds at once when that is more (`ring_slot_num`; always emitted); a reserve holds
 `slot_size x (pto.local_slot_num or slot_num)` bytes at `base = -1` (auto).
 """
 

@@ -7,19 +7,25 @@ model) for the modelled makespan of the kernel's Group `@f` at each candidate de
 `pypto_mlir.interpreter.ring_cost.ReplayRingCostModel`, runs the Group once in the interpreter on seeded inputs
 (`Machine(timing=True)`, `interpreter.inputs.record_runs`), which records what each core runs, and replays the
 recording under pto-isa's flow control (`pypto_mlir.timing.depth.depth_makespans`) for every candidate depth -- which ops run does not depend on the depth,
-only when; the pipeline runner (`pypto_mlir.pipeline.run_pipeline`) hands it to the passes that take one.  Candidates are the default depth
-(`DEFAULT_SLOT_NUM` = 2, the reference's) up to the depth PTOAS takes for a pipe that states none (8 for one
-direction, 4 for both: `implicit_slot_num`), each only if both cores' memories still hold the ring
-(`MemoryBudget`: the peak of live tiles plus slot_size x depth must fit the ring's space).  A depth below the
-default is never chosen: the model's pipe latencies are assumptions, and the default is what the reference emits,
-so the pass deepens a ring only where the model shows a gain.
+only when; the pipeline runner (`pypto_mlir.pipeline.run_pipeline`) hands it to the passes that take one.
+Candidates run from the least depth the kernel runs at -- the default (`DEFAULT_SLOT_NUM` = 2, the reference's),
+or the most popped slots a side holds at once when that is more, which `setup-pipes` set
+(`pipe_setup.ring_slot_num`) -- up to the depth PTOAS takes for a pipe that states none (8 for one direction, 4 for
+both: `implicit_slot_num`), each only if both cores' memories still hold the ring (`MemoryBudget`: the peak of
+live tiles plus slot_size x depth must fit the ring's space); a kernel whose least depth does not fit is rejected
+(a located error at the kernel).  A depth below the default is never chosen: the model's pipe latencies are
+assumptions, and the default is what the reference emits, so the pass deepens a ring only where the model shows a
+gain.
 
-No run is needed when no push can wait for a slot at the default depth: each ring carries at most 2 tiles per
-run (no push inside a loop, at most two push ops per direction, both branches of an `scf.if` counted).
+A kernel with scalar parameters is timed over stated values of them (`scalar_values.py`: by what each parameter
+is used for; one run per value, makespans summed).
 
-The kernel keeps the default when it cannot be timed: it has no Group of its own (only existing Group callers),
-takes a scalar parameter (whose value would set its schedule), or its run fails (the failure is the runtime's to
-report, not the compiler's).  Every outcome is a "ring_depth" entry of the decision log (`--split-report`).
+No run is needed when no push can wait for a slot at the least depth: each ring carries at most that many tiles
+per run (no push inside a loop, both branches of an `scf.if` counted).
+
+The kernel keeps its least depth when it cannot be timed: it has no Group of its own (only existing Group
+callers), or a run fails (a GM access outside a tensor at the stated values among them: the reason says which).
+Every outcome is a "ring_depth" entry of the decision log (`--split-report`).
 """
 
 from __future__ import annotations
