@@ -189,6 +189,12 @@ def choose_ring_depths(module: ModuleOp, kernels: list[str], target: str, model:
             continue
         params, runs = timing_runs(module, group)
         facts = _scalar_note(params, runs)
+        looping = [p.name for p in params if "while" in p.uses]
+        if looping:
+            record(PASS_NAME, name, "ring_depth", slot_num=least, chosen=False, **facts,
+                   reason=f"the scalar parameter {', '.join(looping)} decides when an scf.while ends, so a stated value "
+                   f"could run it forever: not timed{floor}")
+            continue
         if model is None:
             raise MissingCostModel(
                 f"choose-ring-depth: the depth of @{name} is to be chosen by a timing model (ring-depth=auto), but no "

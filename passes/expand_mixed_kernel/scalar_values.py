@@ -6,7 +6,8 @@ parameter is used for.  A use is found by following the parameter from the Group
 (`func.call` operands to the callee's arguments) and through `arith` ops (their results carry it on):
 
 - *bound*: an operand `lb` / `ub` of an `scf.for`;  *step*: its `step`;
-- *branch*: the condition of an `scf.if` or of an `scf.while` (`scf.condition`'s first operand);
+- *branch*: the condition of an `scf.if`;  *while*: the condition of an `scf.while` (`scf.condition`'s first
+  operand): a stated value could keep the loop running forever, so a kernel with such a parameter is not timed;
 - *data*: any other use (a GM offset of a load / store, a scalar of a tile op, an `iter_args` init, a yield,
   a call to a function the module does not define, ...).
 
@@ -40,7 +41,7 @@ from xdsl.ir import SSAValue
 
 from pypto_mlir.dialects.pto_types import TensorType, TileType
 
-CONTROL_USES = frozenset({"bound", "step", "branch"})
+CONTROL_USES = frozenset({"bound", "step", "branch", "while"})
 
 PARAM_VALUES = {"i1": (0, 1), "integer": (0, 1, 2, 8), "float": (0.0, 1.0, 2.0, 8.0)}
 """The values a control parameter is timed at, by its type (module doc)."""
@@ -81,8 +82,10 @@ def _uses(value: SSAValue, funcs: dict[str, func.FuncOp], seen: set) -> set[str]
             out.add("step")
         elif isinstance(op, scf.ForOp) and i < 2:
             out.add("bound")
-        elif isinstance(op, scf.IfOp) or (isinstance(op, scf.ConditionOp) and i == 0):
+        elif isinstance(op, scf.IfOp):
             out.add("branch")
+        elif isinstance(op, scf.ConditionOp) and i == 0:
+            out.add("while")
         elif op.dialect_name() == arith.Arith.name and op.results:
             for r in op.results:
                 out |= _uses(r, funcs, seen)
