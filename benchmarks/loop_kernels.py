@@ -10,7 +10,12 @@ tiles in every iteration of an `scf.for`, as module text for a target.
   product itself, while the cube also multiplies Y_i and hands it to the lanes (C->V): both directions, neither
   depending on the other.
 
-Every kernel splits `up_down` and has 8 iterations; tiles are sized to fit both targets' memories.
+- `trip_param`: `k_loop` whose trip count is a scalar parameter `%n` (timed at the stated values of `%n`).
+- `held_tiles`: per iteration the cube hands four products to the lanes, which read all four before releasing
+  one: 4 popped slots held at once, more than the default depth.
+
+Every kernel splits `up_down` and has 8 iterations (`trip_param`: `%n`); tiles are sized to fit both targets'
+memories.
 """
 
 from __future__ import annotations
@@ -110,5 +115,43 @@ def two_pipes(target: str) -> str:
 """
 
 
-LOOP_KERNELS = {"round_trip": round_trip, "k_loop": k_loop, "two_pipes": two_pipes}
+def trip_param(target: str) -> str:
+    """`k_loop` with its trip count a scalar parameter `%n` (the loop runs `%n` K-slices of 64): the ring depth
+    choice times it at the stated values of `%n` (0, 1, 2, 8: passes/expand_mixed_kernel/scalar_values.py)."""
+    text = k_loop(target).replace("@k_loop_incore(", "@trip_param_incore(")
+    text = text.replace("%b: !pto.tensor<", "%n: index, %b: !pto.tensor<", 1)
+    text = text.replace("    %cn = arith.constant 512 : index\n", "    %cn = arith.muli %n, %c64 : index\n")
+    return text
+
+
+def held_tiles(target: str) -> str:
+    """Per iteration the cube hands four 64x128 f32 products to the lanes, which add all four before releasing
+    any: each lane holds 4 popped slots at once, more than the default depth 2 (rejected under
+    `ring-depth=fixed`; `ring-depth=auto` gives the ring the 4 slots and times the depths from there)."""
+    k = 64 * TRIPS
+    chain = ["      %m0 = pto.matmul %a_left, %b_right : !pto.tile<64x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<64x128xf32, acc>"]
+    for j in range(1, 4):
+        chain.append(
+            f"      %m{j} = pto.matmul_acc %m{j - 1}, %a_left, %b_right : !pto.tile<64x128xf32, acc>, "
+            "!pto.tile<64x64xbf16, left>, !pto.tile<64x128xbf16, right> -> !pto.tile<64x128xf32, acc>"
+        )
+    moves = [f"      %v{j} = pto.move %m{j} : !pto.tile<64x128xf32, acc> -> !pto.tile<64x128xf32, vec>" for j in range(4)]
+    body = f"""      %a_mat = pto.load %a[0, %i] : !pto.tensor<64x{k}xbf16> -> !pto.tile<64x64xbf16, mat>
+      %b_mat = pto.load %b[%i, 0] : !pto.tensor<{k}x128xbf16> -> !pto.tile<64x128xbf16, mat>
+      %a_left = pto.move %a_mat : !pto.tile<64x64xbf16, mat> -> !pto.tile<64x64xbf16, left>
+      %b_right = pto.move %b_mat : !pto.tile<64x128xbf16, mat> -> !pto.tile<64x128xbf16, right>
+""" + "\n".join(chain + moves) + """
+      %s1 = pto.add %v0, %v1 : !pto.tile<64x128xf32, vec>
+      %s2 = pto.add %s1, %v2 : !pto.tile<64x128xf32, vec>
+      %s3 = pto.add %s2, %v3 : !pto.tile<64x128xf32, vec>
+      %term = pto.exp %s3 : !pto.tile<64x128xf32, vec>
+"""
+    params = f"%a: !pto.tensor<64x{k}xbf16>, %b: !pto.tensor<{k}x128xbf16>"
+    return _accumulating(target, "held_tiles", params, "", body)
+
+
+LOOP_KERNELS = {
+    "round_trip": round_trip, "k_loop": k_loop, "two_pipes": two_pipes, "trip_param": trip_param,
+    "held_tiles": held_tiles,
+}
 """Name -> module text for a target."""

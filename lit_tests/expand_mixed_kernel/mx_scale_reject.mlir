@@ -1,4 +1,4 @@
-// RUN: pypto-opt %s --split-input-file --verify-diagnostics --expand-mixed-kernel
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics '--expand-mixed-kernel{ring-depth=fixed}'
 
 // Rejections of MX scale V->C transfers (passes/expand_mixed_kernel/mx_scale.py), each located at the boundary.
 
@@ -89,7 +89,8 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
 // -----
 
 // a5, the slot_num = 4 rule: all four MX operands are gathered before the matmul reads them, on the default
-// ring of 2 slots: the third pop is rejected at compile time (instead of a device hang), naming the rule.
+// ring of 2 slots (ring-depth=fixed, as this file runs): the third pop is rejected at compile time (instead of
+// a device hang), naming the rule.  With ring-depth=auto the kernel gets the 4 slots (mx_scale_held.mlir).
 builtin.module attributes {pto.target = #pto.target<a5>} {
   func.func @four_live(%a: !pto.tensor<16x128xf8E4M3FN>, %as: !pto.tensor<16x4xf8E8M0FNU>, %b: !pto.tensor<64x32xf8E4M3FN>,
                        %bs: !pto.tensor<4x16xf8E8M0FNU>, %o: !pto.tensor<32x32xf32> {pto.out}) -> !pto.tensor<32x32xf32>
@@ -100,7 +101,7 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
     %bsv = pto.load %bs[0, 0] : !pto.tensor<4x16xf8E8M0FNU> -> !pto.tile<4x16xf8E8M0FNU, vec>
     %lm = pto.aic_gather %av {split = 1 : i64} : !pto.tile<16x128xf8E4M3FN, vec> -> !pto.tile<32x128xf8E4M3FN, mat>
     %lsm = pto.aic_gather %asv {split = 1 : i64} : !pto.tile<16x4xf8E8M0FNU, vec> -> !pto.tile<32x4xf8E8M0FNU, mat, blayout = row_major, fractal = 32>
-    // expected-error@+1 {{AIC function 'four_live_aic' holds 3 popped V2C slots at once here, but the ring has only 2 slots (the default slot_num, @four_live sets no pto.slot_num): the producer could never push this tile, so both cores would hang; release a slot (use the held tiles) before this pop or raise pto.slot_num; an MX matmul whose four operands (lhs, lhs scale, rhs, rhs scale) all cross before their use holds four slots, so it needs pto.slot_num = 4 even with the scale carriers right}}
+    // expected-error@+1 {{AIC function 'four_live_aic' holds 3 popped V2C slots at once here, but the ring has only 2 slots (the default slot_num, @four_live sets no pto.slot_num): the producer could never push this tile, so both cores would hang; release a slot (use the held tiles) before this pop or raise pto.slot_num; an MX matmul whose four operands (lhs, lhs scale, rhs, rhs scale) all cross before their use holds four slots, so it needs pto.slot_num = 4 even with the scale carriers right; ring-depth=fixed keeps the reference's depth 2 (with ring-depth=auto the pass gives @four_live the 4 slots it needs)}}
     %rm = pto.aic_gather %bv {split = 1 : i64} : !pto.tile<64x32xf8E4M3FN, vec> -> !pto.tile<128x32xf8E4M3FN, mat>
     %rsm = pto.aic_gather %bsv {split = 2 : i64} : !pto.tile<4x16xf8E8M0FNU, vec> -> !pto.tile<4x32xf8E8M0FNU, mat, slayout = col_major, fractal = 32>
     %l = pto.move %lm : !pto.tile<32x128xf8E4M3FN, mat> -> !pto.tile<32x128xf8E4M3FN, left>

@@ -298,6 +298,12 @@ def _ring_room(f: func.FuncOp, side: CoreSide, target: str) -> tuple[int | None,
     return capacity - ((peak.bytes if peak is not None else 0) - rings), len(budget.rings)
 
 
+def ring_rooms(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> list[tuple[CoreSide, int | None, int]]:
+    """Per core of an expanded pair: (its side, the bytes its ring space has left beside its live tiles at their
+    peak or None when the space has no stated capacity, how many rings it reserves there)."""
+    return [(CoreSide.AIC, *_ring_room(aic, CoreSide.AIC, target)), (CoreSide.AIV, *_ring_room(aiv, CoreSide.AIV, target))]
+
+
 def depth_fits(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> Callable[[int], bool]:
     """Whether both cores of an expanded pair hold its pipe's rings at a depth beside their live tiles at their
     peak, as a test of the depth (each core's room is computed once; the ring depth choice of ExpandMixedKernel
@@ -305,9 +311,9 @@ def depth_fits(aic: func.FuncOp, aiv: func.FuncOp, target: str) -> Callable[[int
     init = pipe_init_of(aic)
     assert init is not None
     slot = init.slot_bytes
-    rooms = [_ring_room(aic, CoreSide.AIC, target), _ring_room(aiv, CoreSide.AIV, target)]
+    rooms = ring_rooms(aic, aiv, target)
 
     def fits(d: int) -> bool:
-        return all(room is None or rings == 0 or slot * d * rings <= room for room, rings in rooms)
+        return all(room is None or rings == 0 or slot * d * rings <= room for _, room, rings in rooms)
 
     return fits

@@ -20,7 +20,8 @@ block at all: tfree placement copies the tile (`pto.move`) before the terminator
 
 Users (one analysis, three users): tfree placement (`expand_mixed_kernel/tfree.py`), the MixedKernelExpanded
 verifier (`expand_mixed_kernel/verifier.py`: a free before a use, or before a live escape, is rejected), and
-the slot-depth check (`max_held`, `check_slot_depth`: local_slot_num and the ring depth slot_num).
+the slot-depth check (`most_held`: the least ring depth a schedule runs at; `check_slot_depth`: local_slot_num
+and the ring depth slot_num).
 """
 
 from __future__ import annotations
@@ -284,28 +285,41 @@ def live_escapes(
 # -- how many slots a side holds at once ---------------------------------------------------------------------------
 
 
-def check_slot_depth(f: func.FuncOp, tpop: type[Operation], tfree: type[Operation], depth_of, describe) -> None:
-    """Reject a schedule of `f` that holds more popped slots of one pipe at once than the pipe's depth.
+def _held_counts(f: func.FuncOp, tpop: type[Operation], tfree: type[Operation]):
+    """Each tpop of `f` with (its pipe id, how many popped slots of that pipe `f` holds right after it).  Frees and
+    pops are counted per block in program order; a nested block starts with the count of its parent at the op that
+    holds it (every tpop is freed in its own block)."""
 
-    `depth_of(pipe_id)` gives (depth, setting) or None (no limit known); `describe(live, depth, setting, pop)`
-    builds the message.  Frees and pops are counted per block in program order; a nested block starts with the
-    count of its parent at the op that holds it (every tpop is freed in its own block)."""
-
-    def walk(block: Block, live: dict[int, int]) -> None:
+    def walk(block: Block, live: dict[int, int]):
         live = dict(live)
         for op in block.ops:
             if isinstance(op, tpop):
                 pid = op.pipe_id
                 live[pid] = live.get(pid, 0) + 1
-                got = depth_of(pid)
-                if got is not None and live[pid] > got[0]:
-                    raise PtoError(describe(live[pid], got[0], got[1], op), op=op)
+                yield op, pid, live[pid]
             elif isinstance(op, tfree):
                 pid = op.pipe_id
                 live[pid] = max(0, live.get(pid, 0) - 1)
             for r in op.regions:
                 for inner in r.blocks:
-                    walk(inner, live)
+                    yield from walk(inner, live)
 
     for block in f.body.blocks:
-        walk(block, {})
+        yield from walk(block, {})
+
+
+def most_held(f: func.FuncOp, tpop: type[Operation], tfree: type[Operation]) -> int:
+    """The most popped slots of one pipe `f` holds at once (0 when it pops nothing): the least ring depth its
+    schedule runs at."""
+    return max((live for _, _, live in _held_counts(f, tpop, tfree)), default=0)
+
+
+def check_slot_depth(f: func.FuncOp, tpop: type[Operation], tfree: type[Operation], depth_of, describe) -> None:
+    """Reject a schedule of `f` that holds more popped slots of one pipe at once than the pipe's depth.
+
+    `depth_of(pipe_id)` gives (depth, setting) or None (no limit known); `describe(live, depth, setting, pop)`
+    builds the message, raised at the first pop that goes over (counted as `_held_counts` does)."""
+    for op, pid, live in _held_counts(f, tpop, tfree):
+        got = depth_of(pid)
+        if got is not None and live > got[0]:
+            raise PtoError(describe(live, got[0], got[1], op), op=op)

@@ -5,10 +5,12 @@ cross-core transfers has its pipe setup (`setup-pipes` ran); otherwise a located
 first.  In the pipeline it runs after `verify-mixed-kernel-expanded`, so the kernels it times are valid.
 
 Guarantees: with `ring-depth=auto` (the default), each pending pair whose kernel sets neither `pto.slot_num`
-nor `pto.local_slot_num` has the shallowest depth, from the default 2 up to PTOAS's implicit depth and within
-the memory budget, that reaches the best modelled makespan (`ring_depth.py`; the `slot_num` of both
-initializers and the size of the reserves change, nothing else); `ring-depth=fixed` keeps the default, as the
-reference.  Every choice is a "ring_depth" entry of the decision log.  Then `pto.protocol_pending` is removed
+nor `pto.local_slot_num` has the shallowest depth, from the default 2 (or the more slots a side holds at once,
+which `setup-pipes` set) up to PTOAS's implicit depth and within the memory budget, that reaches the best
+modelled makespan over the stated values of its scalar parameters (`ring_depth.py`, `scalar_values.py`; the
+`slot_num` of both initializers and the size of the reserves change, nothing else); a kernel that needs more
+slots than fit its memories is rejected.  `ring-depth=fixed` keeps the default, as the reference, and rejects a
+kernel that holds more popped slots at once than that.  Every choice is a "ring_depth" entry of the decision log.  Then `pto.protocol_pending` is removed
 from every function: the protocol of the pairs is complete.  Then, with `skew=auto` (the default), each of those
 pairs with a loop whose cores exchange tiles both ways gets the skew (`skew-cross-core-pipeline`, distance D) and
 the ring depth the model finds best together, or stays as it is where no skew shortens the modelled makespan
@@ -30,10 +32,12 @@ from typing import ClassVar
 from xdsl.dialects.builtin import ModuleOp
 
 from pypto_mlir.diagnostics import PtoError
+from pypto_mlir.dialects.pto_ops import pipe_init_of
 from pypto_mlir.dialects.pto_types import FuncInt, int_attr_of
 
 from .phase import ExpansionPhase, ExpansionState, clear_pending, pending_pairs, require_split
-from .pipe_setup import pipe_setup_due
+from .pipe_metadata import DEFAULT_SLOT_NUM
+from .pipe_setup import pipe_setup_due, refuse_beyond_default, slots_needed
 from .ring_depth import RING_DEPTHS, RingCostModel, choose_ring_depths
 from .skew_choice import SKEW_MODES, SkewRewriter, choose_skews
 
@@ -114,6 +118,14 @@ class ChooseRingDepthPass(CostModelUser, ExpansionPhase):
         kept: dict[str, int | None] = {}
         if self.ring_depth == "auto" and auto:
             kept = choose_ring_depths(module, auto, state.target, self.cost_model)
+        elif self.ring_depth == "fixed":
+            # A ring setup-pipes deepened for what a side holds (run without ring-depth=fixed) cannot go back to 2.
+            by_kernel = {kernel: (aic, aiv) for kernel, aic, aiv in pairs}
+            for kernel in auto:
+                aic, aiv = by_kernel[kernel]
+                init = pipe_init_of(aic)
+                if init is not None and (init.explicit_depth or DEFAULT_SLOT_NUM) > DEFAULT_SLOT_NUM:
+                    refuse_beyond_default(aic, aiv, kernel, slots_needed(aic, aiv))
         clear_pending(module)
         if self.skew == "auto":
             kernels = [kernel for kernel, _, _ in pairs]

@@ -99,7 +99,7 @@ class ExpandMixedKernelPass(CostModelUser, ModulePass):
             self._apply(op)
 
     def _apply(self, op: ModuleOp) -> None:
-        state = ExpansionState(require_target(op, PASS_NAME))
+        state = ExpansionState(require_target(op, PASS_NAME), ring_depth=self.ring_depth)
         for phase in self.phases():
             phase.run(op, state)
             state.trusted = True

@@ -102,9 +102,11 @@ class KernelAffinity:
 class ExpansionState:
     """What one run of the phases shares: the target, the affinity analyses, and whether the phases before the
     current one ran in this run (`trusted`: their guarantees hold, so a phase skips the precondition checks
-    that cost an analysis, such as the split's check that every GM dependence is fenced)."""
+    that cost an analysis, such as the split's check that every GM dependence is fenced), and the pipeline's
+    `ring-depth` option (`setup-pipes` sizes a ring that states no depth by it; a phase run alone: `auto`)."""
 
     target: str
+    ring_depth: str = "auto"
     affinity: KernelAffinity = field(default_factory=KernelAffinity)
     trusted: bool = False
     _aliases: Aliases | None = None

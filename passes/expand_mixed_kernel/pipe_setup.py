@@ -14,7 +14,8 @@ tile ops and carry no setup yet:
           pto.aiv_initialize_pipe %c2v, %v2c {...}
 
 `slot_size` is the largest tile (bytes) any tpush sends or tpop receives on either side in either direction;
-`slot_num` is the function's `pto.slot_num` (default 2, always emitted); a reserve holds
+`slot_num` is the function's `pto.slot_num`, else the default 2 or, under `ring-depth=auto`, the most popped
+slots a side holds at once when that is more (`ring_slot_num`; always emitted); a reserve holds
 `slot_size x (pto.local_slot_num or slot_num)` bytes at `base = -1` (auto).
 """
 
@@ -32,13 +33,15 @@ from pypto_mlir.dialects.pto_ops import (
     GetSubblockIdxOp,
     ImportPeerBufferOp,
     ReserveBufferOp,
+    implicit_slot_num,
 )
 
 from pypto_mlir.dialects.pto_types import FuncFlag, FuncInt, int_attr_of, set_flag
 
+from ..analysis.slots import most_held
 from ..common import split_mode, with_loc
 from .phase import half_name
-from .pipe_metadata import AUTO_BASE, DEFAULT_SLOT_NUM, collect_pipe_metadata, set_name_hint
+from .pipe_metadata import AUTO_BASE, DEFAULT_SLOT_NUM, collect_pipe_metadata, set_name_hint, side_of
 from .tfree import check_local_depth
 
 
@@ -70,6 +73,57 @@ def pipe_depths(original: func.FuncOp, target: str, name: str) -> tuple[int, int
     return slot_num, local
 
 
+def slots_needed(aic: func.FuncOp, aiv: func.FuncOp) -> int:
+    """The most popped slots of the pipe either half holds at once: the least ring depth the pair runs at."""
+    return max(most_held(f, side_of(core).tpop, side_of(core).tfree) for f, core in ((aic, CoreSide.AIC), (aiv, CoreSide.AIV)))
+
+
+def refuse_beyond_default(aic: func.FuncOp, aiv: func.FuncOp, name: str, need: int) -> None:
+    """`ring-depth=fixed` (the reference's depth 2 for a kernel that sets no pto.slot_num): reject a pair that
+    holds more popped slots at once than 2, at the pop that goes over."""
+    setting = f"the default slot_num, @{name} sets no pto.slot_num"
+    note = (
+        f"; ring-depth=fixed keeps the reference's depth {DEFAULT_SLOT_NUM} (with ring-depth=auto the pass gives "
+        f"@{name} the {need} slots it needs)"
+    )
+    for f, core in ((aic, CoreSide.AIC), (aiv, CoreSide.AIV)):
+        check_local_depth(f, core, DEFAULT_SLOT_NUM, setting, ring=True, note=note)
+
+
+def ring_slot_num(
+    aic: func.FuncOp, aiv: func.FuncOp, name: str, original: func.FuncOp, mask: int, slot_num: int, ring_depth: str
+) -> int:
+    """The ring depth of the pair's setup when no `pto.local_slot_num` is given (beyond the reference: a side that
+    holds more popped tiles than the ring has slots hangs the device):
+
+    - `pto.slot_num` given: the author's depth is a contract; a pair that holds more is rejected, saying how many
+      slots it needs;
+    - none given, `ring-depth=fixed`: the reference's 2; a pair that holds more is rejected (`refuse_beyond_default`);
+    - none given, `ring-depth=auto`: the most slots the pair holds at once (at least 2: `choose-ring-depth` starts
+      its candidates there), up to PTOAS's implicit depth of the pipe (8 for one direction, 4 for both); a pair
+      that holds more is rejected at the pop that goes over."""
+    need = slots_needed(aic, aiv)
+    if int_attr_of(original, FuncInt.SLOT_NUM) is not None:
+        setting = f"pto.slot_num = {slot_num} on @{name}"
+        fix = f"@{name} needs {need} slots: raise pto.slot_num to {need}, or release a slot (use the held tiles) before this pop"
+        for f, core in ((aic, CoreSide.AIC), (aiv, CoreSide.AIV)):
+            check_local_depth(f, core, slot_num, setting, ring=True, fix=fix)
+        return slot_num
+    if ring_depth == "fixed":
+        refuse_beyond_default(aic, aiv, name, need)
+        return slot_num
+    limit = implicit_slot_num(mask)
+    both = mask == PipeDirection.C2V.bit | PipeDirection.V2C.bit
+    setting = (
+        f"the deepest ring the pass chooses when @{name} sets no pto.slot_num: PTOAS's implicit depth for a pipe "
+        f"carrying {'both directions' if both else 'one direction'}"
+    )
+    fix = f"@{name} needs {need} slots: release a slot (use the held tiles) before this pop, or set pto.slot_num = {need}"
+    for f, core in ((aic, CoreSide.AIC), (aiv, CoreSide.AIV)):
+        check_local_depth(f, core, limit, setting, ring=True, fix=fix)
+    return max(slot_num, need)
+
+
 def _setup_due(aic: func.FuncOp, aiv: func.FuncOp) -> tuple[int, int] | None:
     """(`dir_mask`, `slot_size`) of the setup `build_pipe_setup` adds to the pair, or None when it adds none."""
     md_c, md_v = collect_pipe_metadata(aic), collect_pipe_metadata(aiv)
@@ -89,8 +143,11 @@ def pipe_setup_due(aic: func.FuncOp, aiv: func.FuncOp) -> bool:
     return _setup_due(aic, aiv) is not None
 
 
-def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: func.FuncOp, target: str) -> None:
-    """Prepend the pipe setup of the expanded pair `aic`/`aiv` of the mixed function `name` (see module doc).
+def build_pipe_setup(
+    aic: func.FuncOp, aiv: func.FuncOp, name: str, original: func.FuncOp, target: str, ring_depth: str = "auto"
+) -> None:
+    """Prepend the pipe setup of the expanded pair `aic`/`aiv` of the mixed function `name` (see module doc);
+    `ring_depth` is ExpandMixedKernel's option (`ring_slot_num`).
 
     Nothing is added when neither body has a cross-core tile op, when either body already has a setup op, or
     when a tile size is not static (the verifier then reports the unsized tile)."""
@@ -104,11 +161,7 @@ def build_pipe_setup(aic: func.FuncOp, aiv: func.FuncOp, name: str, original: fu
         check_local_depth(aic, CoreSide.AIC, local, setting)
         check_local_depth(aiv, CoreSide.AIV, local, setting)
     else:
-        # Beyond the reference: a side that holds more popped tiles than the ring has slots hangs the device.
-        given = int_attr_of(original, FuncInt.SLOT_NUM) is not None
-        setting = f"pto.slot_num = {slot_num} on @{name}" if given else f"the default slot_num, @{name} sets no pto.slot_num"
-        check_local_depth(aic, CoreSide.AIC, slot_num, setting, ring=True)
-        check_local_depth(aiv, CoreSide.AIV, slot_num, setting, ring=True)
+        slot_num = ring_slot_num(aic, aiv, name, original, mask, slot_num, ring_depth)
     size = slot_size * (local if local is not None else slot_num)
     if size > 2**63 - 1:
         raise PtoError(

@@ -7,9 +7,10 @@ to run first.
 Guarantees, for every pair `@<f>_aic` / `@<f>_aiv` carrying `pto.protocol_pending` (`pipe_setup.py`): a pair
 with a cross-core transfer of static size starts with its buffers (`reserve_buffer` on the consumer side,
 `import_peer_buffer` on the producer side) and its `*_initialize_pipe` (`dir_mask`, the largest transfer as
-`slot_size`, `slot_num` = `pto.slot_num` or the default 2, `pto.local_slot_num` when given); `pto.slot_num` and
-`pto.local_slot_num` are checked against the target and against the slots each side holds at once (located
-errors at the kernel).  A pair that already has a setup op is left as it is, so the phase is idempotent.
+`slot_size`, `slot_num` = `pto.slot_num`, else the most popped slots a side holds at once and at least the
+default 2 (up to PTOAS's implicit depth; under `expand-mixed-kernel{ring-depth=fixed}` the default 2),
+`pto.local_slot_num` when given); `pto.slot_num` and `pto.local_slot_num` are checked against the target and
+against the slots each side holds at once (located errors at the pop that goes over; `pipe_setup.ring_slot_num`).  A pair that already has a setup op is left as it is, so the phase is idempotent.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class SetupPipesPass(ExpansionPhase):
             if not state.trusted:
                 require_freed(aic, CoreSide.AIC, self.name)
                 require_freed(aiv, CoreSide.AIV, self.name)
-            build_pipe_setup(aic, aiv, kernel, aiv, state.target)
+            build_pipe_setup(aic, aiv, kernel, aiv, state.target, state.ring_depth)
 
 
 def require_freed(f: func.FuncOp, core: CoreSide, phase: str) -> None:

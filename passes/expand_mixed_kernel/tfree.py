@@ -118,12 +118,15 @@ def _finalize_block(block: Block, s: Side) -> None:
             anchor = free
 
 
-def check_local_depth(f: func.FuncOp, side: CoreSide, depth: int, setting: str, ring: bool = False) -> None:
+def check_local_depth(
+    f: func.FuncOp, side: CoreSide, depth: int, setting: str, ring: bool = False, fix: str | None = None, note: str = ""
+) -> None:
     """Reject a schedule in which `side` holds more popped slots of a pipe at once than `depth` (run after tfree
     insertion; counted by `analysis.slots.check_slot_depth`).
 
     `setting` names where the depth comes from, for the message (e.g. "pto.local_slot_num = 1 on @f").  With
-    `ring`, `depth` is the ring's slot_num (no local depth given): holding more than that would hang both cores."""
+    `ring`, `depth` is the ring's slot_num (no local depth given): holding more than that would hang both cores;
+    `fix` replaces the message's default advice and `note` ends it."""
     s = side_of(side)
     d = PipeDirection.to_consumer(side).tag
 
@@ -132,8 +135,9 @@ def check_local_depth(f: func.FuncOp, side: CoreSide, depth: int, setting: str, 
         if ring:
             return (
                 head + f"the ring has only {depth} slots ({setting}): the producer could never push this tile, so "
-                f"both cores would hang; release a slot (use the held tiles) before this pop or raise pto.slot_num"
-                + mx_ring_hint(f)
+                f"both cores would hang; "
+                + (fix or "release a slot (use the held tiles) before this pop or raise pto.slot_num")
+                + mx_ring_hint(f) + note
             )
         return (
             head + f"the local consumer depth is {depth} ({setting}); the pass does not reorder consumers: release a "

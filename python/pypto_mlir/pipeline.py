@@ -206,10 +206,10 @@ class DefaultRingCostModel:
     """The ring cost model the drivers hand to the passes: `interpreter.ring_cost.ReplayRingCostModel`, loaded when
     a kernel is first timed (the interpreter loads NumPy; most runs time nothing)."""
 
-    def makespans(self, module: ModuleOp, group: str, depths: list[int]) -> dict[int, int | None] | str:
+    def makespans(self, module: ModuleOp, group: str, depths: list[int], scalar_values=({},)) -> dict[int, int | None] | str:
         from pypto_mlir.interpreter.ring_cost import ReplayRingCostModel
 
-        return ReplayRingCostModel().makespans(module, group, depths)
+        return ReplayRingCostModel().makespans(module, group, depths, scalar_values)
 
 
 class DefaultSkewRewriter:

@@ -425,7 +425,12 @@ def _kernel_text(k: dict) -> list[str]:
             spans = ", ".join(f"{d}: {m if m is not None else 'deadlock or unguarded'}" for d, m in rd["makespans"].items())
             out.append(f"  ring depth {rd['slot_num']}: {rd['reason']} (modelled cycles per depth: {spans})")
         else:
-            out.append(f"  ring depth {rd['slot_num']} (the default, not chosen): {rd['reason']}")
+            what = "the default" if rd["slot_num"] == 2 else "the least the kernel runs at"
+            out.append(f"  ring depth {rd['slot_num']} ({what}, not chosen): {rd['reason']}")
+        if "scalar_values" in rd:
+            roles = ", ".join(f"{n} ({p['role']}: {', '.join(p['uses']) or 'no use'})" for n, p in rd["scalar_params"].items())
+            runs = "; ".join(", ".join(f"{n} = {v}" for n, v in run.items()) for run in rd["scalar_values"])
+            out.append(f"    scalar parameters {roles}; timed at {runs}")
     if "skew" in k:
         out.append(_skew_text(k["skew"]))
     if "result" in k:

@@ -60,7 +60,7 @@ FEATURES = (
     + ["tail:reshape:left_right", "tail:reduce:split_axis", "tail:reduce:split_axis_ragged"]
     + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
     + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
-    + ["gm_exchange_through_cast"]
+    + ["gm_exchange_through_cast", "held_slots"]
     + list(EXEC_REGION_FEATURES)
     + [f"generator:{g}" for g in ("full", "create", "ci", "f16", "i32", "own_box", "lanes_differ")]
     + [f"generator:through_{t}" for t in ("store", "scalar", "reduce", "if")]
@@ -732,9 +732,23 @@ def _kernel(draw, max_ops: int = 4) -> str:
         accv, v = res, None
     else:
         accv = slice_product(0)
+        parts = [accv]
         for i in range(1, iters):
             accv = slice_product(i * k, accv)
+            parts.append(accv)
         v = None
+        if iters >= 3 and place == "plain" and not region and not store_acc and draw(st.booleans()):
+            # Every partial product of the K-chain crosses to the vector side, which adds them all: it holds
+            # `iters` (3) popped slots at once, more than the default ring depth 2 (ExpandMixedKernel sizes the
+            # ring by the slots held: docs/timing-model.md "Kernels that hold more popped slots than the default").
+            b.features.add("held_slots")
+            moved = [c2v(p) for p in parts]
+            v = moved[0]
+            for w in moved[1:]:
+                sm = b.fresh("v")
+                b.emit(f"{sm} = pto.add {v}, {w} : {vec_t}")
+                v = sm
+            accv = None
 
     if region and accv is not None:
         return _region_tail(draw, b, target, accv, acc_t, m, n, valid, out, shape_out)

@@ -116,7 +116,7 @@ def test_the_cost_model_is_asked_per_depth():
     asked: list[tuple[str, list[int]]] = []
 
     class Prefers4:
-        def makespans(self, module, group, depths):
+        def makespans(self, module, group, depths, scalar_values):
             asked.append((group, list(depths)))
             return {d: (10 if d == 4 else 20) for d in depths}
 

@@ -75,7 +75,7 @@ class TableModel:
     def __init__(self, table):
         self.table, self.asked = table, []
 
-    def makespans(self, module, group, depths):
+    def makespans(self, module, group, depths, scalar_values=({},)):
         attr = module.attributes.get("test.skew")
         d = attr.value.data if attr is not None else 0
         self.asked.append((d, list(depths)))
