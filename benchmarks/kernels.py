@@ -51,7 +51,6 @@ from pypto_mlir.dialects.pto_pipe_ops import implicit_slot_num, pipe_init_of
 from pypto_mlir.dialects.pto_traits import PipePop, PipePush
 from pypto_mlir.dialects.pto_types import FuncInt, int_attr_of, target_of
 from pypto_mlir.interpreter.inputs import param_names, record_runs
-from pypto_mlir.interpreter.runner import run_timed
 from pypto_mlir.ir import parse_module
 from pypto_mlir.passes.decisions import capture_decisions
 from pypto_mlir.passes.common import set_ring_depth
@@ -135,11 +134,6 @@ def _pipe_init(f):
     return init
 
 
-def _floor(module, group: str) -> int | None:
-    timelines = run_timed(module, group)
-    return makespan(timelines, {k: UNBOUNDED for t in timelines for k in t.rings})
-
-
 def _skew_floor(plain, group: str) -> int | None:
     """The least makespan with unbounded rings over the skews of the loops of `group` by `SKEW_DISTANCES`
     (None: no loop of it can be skewed)."""
@@ -158,7 +152,7 @@ def _skew_floor(plain, group: str) -> int | None:
             for side in ("aic", "aiv"):
                 f = _func(clone, f"{group}_{side}")
                 set_ring_depth(f, max(max(outcome.min_depths.values(), default=1), _pipe_init(f).depth))
-            m = _floor(clone, group)
+            m = _total(_runs(clone, group), UNBOUNDED)
             if m is not None and (best is None or m < best):
                 best = m
     return best
