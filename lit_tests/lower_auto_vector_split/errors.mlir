@@ -114,6 +114,28 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
+// The same for a singleton split axis: a [1, 32] C->V boundary (a singleton shard: lane 0 the row, lane 1 an
+// empty copy) reshaped.  Its chain runs whole for the reshape where it can (singleton_reshape_whole.mlir); out of
+// an scf.while it cannot, and a reshape has no valid operand to state lane 1's empty row.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @reshape_singleton(%qk: !pto.tile<1x32xf32, acc>, %c0: index)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<1x32xf32, acc> -> !pto.tile<1x32xf32, vec>
+    %w = scf.while (%t = %s) : (!pto.tile<1x32xf32, vec>) -> (!pto.tile<1x32xf32, vec>) {
+      %cond = arith.cmpi slt, %c0, %c0 : index
+      scf.condition(%cond) %t : !pto.tile<1x32xf32, vec>
+    } do {
+    ^bb0(%t2: !pto.tile<1x32xf32, vec>):
+      scf.yield %t2 : !pto.tile<1x32xf32, vec>
+    }
+    // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves an ODD split axis (dim 0, extent 1) onto a result whose dim 0 cannot carry it ([32, 1])}}
+    %r = pto.reshape %w : !pto.tile<1x32xf32, vec> -> !pto.tile<32x1xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
 // E-RESHAPE-TRACK: [16, 6] -> [3, 32]: each lane's 8 rows are not one block of a single result dim (and the
 // input, out of an scf.while, cannot be computed whole).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

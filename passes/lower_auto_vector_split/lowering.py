@@ -123,6 +123,11 @@ class SplitLowering:
         self.whole: set[SSAValue] = set()
         """values computed from full-width-chain values at full width on both lanes (besides `full_width`): a
         reshape result with no lane window, and the vector ops on such values (`lane_part` slices them later)."""
+        self.singleton_whole: set[SSAValue] = set()
+        """whole values (a subset of `whole`) derived from a whole singleton split axis that a reshape moved onto
+        another dim (`ReshapeHalving._slice_full_width`): they are not cut into lane parts on their own, so that,
+        reshaped back, they still meet the singleton shards whole (`_singleton_part`) instead of split on the
+        other axis."""
         self._lane_parts: dict[tuple[SSAValue, int, int], SSAValue | None] = {}
         self._store_dims: dict[SSAValue, tuple[int, Operation]] = {}
         """tensor root -> the tensor dim its first per-lane store is split on, and that store."""
@@ -236,6 +241,8 @@ class SplitLowering:
                 if part is None:
                     raise whole_operand_error(op, v, partner.dim, partner.step)
             else:
+                if v in self.singleton_whole:
+                    continue  # stays whole (see `singleton_whole`)
                 d = self.free_axes.get(v, self.dim)
                 if v.type.rank <= d or v.type.get_shape()[d] in (1, DYNAMIC):
                     continue
@@ -436,9 +443,12 @@ class SplitLowering:
         tiles = [v for v in op.operands if isinstance(v.type, TileType)]
         if not tiles or not all(self.is_whole(v) for v in tiles) or isinstance(op, StoreOp):
             return
+        from_singleton = any(v in self.singleton_whole for v in tiles)
         for r in op.results:
             if isinstance(r.type, TileType) and r not in self.tracked:
                 self.whole.add(r)
+                if from_singleton:
+                    self.singleton_whole.add(r)
 
     def is_input_boundary(self, op: Operation) -> bool:
         """A cube<->vector move that was a boundary in the input. `is_boundary_move` skips a move whose operand
@@ -581,7 +591,9 @@ class SplitLowering:
             partner = next((self.tracked[v] for v in vals if v in self.tracked), None)
             if partner is not None and len(blocks) == 2:
                 for b, v in zip(blocks, vals):
-                    if self.is_whole(v) and isinstance(v.type, TileType) and v.type == partner.orig_type:
+                    if self.keeps_whole and (part := self._singleton_part(v, partner)) is not None:
+                        b.last_op.operands[i] = part  # type: ignore[union-attr]  # a whole singleton meets a singleton shard
+                    elif self.is_whole(v) and isinstance(v.type, TileType) and v.type == partner.orig_type:
                         part = self.lane_part(v, partner.dim, partner.step)
                         if part is None:
                             raise whole_operand_error(b.last_op, v, partner.dim, partner.step)  # type: ignore[arg-type]

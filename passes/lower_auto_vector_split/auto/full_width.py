@@ -29,6 +29,8 @@ from the whole table (`GatherRowHalving`).
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects import scf
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
@@ -74,12 +76,26 @@ def reshape_unsplittable(op: Operation, dim: int) -> bool:
     if not isinstance(src, TileType) or not isinstance(out, TileType) or src.space != "vec":
         return False
     if src.rank <= dim or src.get_shape()[dim] in (1, DYNAMIC):
-        return False  # never halved (or a dynamic box, rejected by the lowering)
+        return False  # never halved (a singleton: `singleton_reshape`; a dynamic box is rejected by the lowering)
     try:
         reshape_split_target(src.get_shape(), dim, out.get_shape())
     except ReshapeSplitError:
         return True
     return False
+
+
+def singleton_reshape(op: Operation, dim: int) -> bool:
+    """Whether the vec `pto.reshape` `op` reshapes a tile whose split axis `dim` is a singleton (`[1, N]` under
+    UP_DOWN).  When that tile is a singleton shard (its chain reaches a `[1, N]` C->V boundary: lane 0 holds the
+    row, lane 1 an empty copy with a run-time valid extent), no per-lane reshape exists — a reshape has no valid
+    operand (`reshape_valid_problem`) and a moved singleton is no lane window of the result — so the chain runs
+    whole instead.  Only a chain with no reshape on the way is taken: past one, the split axis may
+    have moved (`[8, 16] -> [1, 128]` under UP_DOWN is split on dim 1, and stays per lane); transposes and reshapes
+    that keep the singleton a singleton are followed (`_keeps_singleton`)."""
+    if not isinstance(op, ReshapeOp):
+        return False
+    src = op.src.type
+    return isinstance(src, TileType) and src.space == "vec" and src.rank > dim and src.get_shape()[dim] == 1
 
 
 def slice_needs_whole_source(op: Operation, dim: int) -> bool:
@@ -148,6 +164,8 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
             chain = _backward_chain(op.operands[0], op, through_axis_movers=False)
         elif reshape_unsplittable(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
+        elif singleton_reshape(op, dim):
+            chain = _backward_chain(op.operands[0], op, through_axis_movers=False, singleton_dim=dim)
         elif isinstance(op, GatherRowOp) and dim == 0:
             chain = _backward_chain(op.src, op, through_axis_movers=False)  # the rows its indices address
         elif slice_needs_whole_source(op, dim):
@@ -161,7 +179,12 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
     return keep
 
 
-def _backward_chain(root: SSAValue, sink: Operation, through_axis_movers: bool) -> set[SSAValue] | None:
+def _backward_chain(
+    root: SSAValue, sink: Operation, through_axis_movers: bool, singleton_dim: int | None = None
+) -> set[SSAValue] | None:
+    """The backward slice of `root` to keep whole, or None when it meets what cannot be kept whole.  Axis movers
+    (reshape, transpose) stop it unless `through_axis_movers`; with `singleton_dim` (the chain of a singleton
+    reshape) it follows those that keep a singleton split axis a singleton (`_keeps_singleton`)."""
     chain: set[SSAValue] = set()
     work = [root]
     while work:
@@ -185,7 +208,11 @@ def _backward_chain(root: SSAValue, sink: Operation, through_axis_movers: bool) 
             chain.add(v)  # whole when the value each branch yields is
             work.extend(r.block.last_op.operands[v.index] for r in op.regions if r.blocks)  # type: ignore[union-attr]
             continue
-        if op.regions or (isinstance(op, AXIS_MOVERS) and not through_axis_movers):
+        if op.regions or (
+            isinstance(op, AXIS_MOVERS)
+            and not through_axis_movers
+            and not (singleton_dim is not None and _keeps_singleton(op, singleton_dim))
+        ):
             return None  # control flow; or the V->C operand's split axis may not be the function's (the gather decides)
         if move_direction(op) is PipeDirection.C2V:
             chain.update(op.results)
@@ -195,6 +222,19 @@ def _backward_chain(root: SSAValue, sink: Operation, through_axis_movers: bool) 
         chain.update(op.results)
         work.extend(x for x in op.operands if isinstance(x.type, TileType))
     return chain
+
+
+def _keeps_singleton(op: Operation, dim: int) -> bool:
+    """Whether the axis mover `op` keeps a singleton split axis a singleton: a transpose carries it along (a round
+    trip brings it back), and a reshape that keeps `dim` a singleton with the same dims before it
+    (`[1, 32] -> [1, 32]` under UP_DOWN) leaves it where it was."""
+    if isinstance(op, (TransposeOp, TransposeViewOp)):
+        return True
+    src, out = op.operands[0].type, op.results[0].type
+    if not isinstance(src, TileType) or not isinstance(out, TileType) or min(src.rank, out.rank) <= dim:
+        return False
+    s, o = src.get_shape(), out.get_shape()
+    return s[dim] == 1 and o[dim] == 1 and DYNAMIC not in (*s[:dim], *o[:dim]) and math.prod(s[:dim]) == math.prod(o[:dim])
 
 
 def _is_vec_tile(v: SSAValue) -> bool:

@@ -252,6 +252,11 @@ class ReshapeHalving(_SplitPattern):
         shape = out.get_shape()
         if out.rank <= d or shape[d] == 1 or DYNAMIC in shape:
             return  # stays full width (untracked)
+        src_type = op.src.type
+        assert isinstance(src_type, TileType)
+        if lw.is_whole(op.src) and src_type.rank > d and src_type.get_shape()[d] == 1:
+            lw.singleton_whole.add(op.result)
+            return  # a whole singleton moved off the split axis stays whole: it meets singleton shards again
         step = lw.step_for(shape[d])
         part = lw.lane_part(op.result, d, step)
         if part is None:
