@@ -195,41 +195,6 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// A whole value with no lane slice (the 3-row reshape result) would be stored by both lanes, but another store
-// writes the same tensor: the lanes' stores have no defined order.
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @whole_store_race(%qk: !pto.tile<16x6xf32, acc>, %out: !pto.tensor<3x32xf32> {pto.out}) -> !pto.tensor<3x32xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
-    %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'r' (!pto.tile<3x32xf32, vec>), which this pass computes whole on both lanes and cannot slice into lane parts (its split extent on dim 0 is odd (3, 3 valid): lane 1's window [2, 4) passes the 3-wide box and lane 1 is not empty), so both lanes would store the whole tile; another store writes the same tensor}}
-    %o = pto.store %r, %out[0, 0] : !pto.tile<3x32xf32, vec>, !pto.tensor<3x32xf32>
-    %o2 = pto.store %r, %o[0, 0] : !pto.tile<3x32xf32, vec>, !pto.tensor<3x32xf32>
-    func.return %o2 : !pto.tensor<3x32xf32>
-  }
-}
-
-// -----
-
-// The same race when the other writer is a communication op: the pto.tile_put into %o writes rows 1-2 per lane
-// (its GmAccess trait states the write), and lane 0's put may land before lane 1's whole store of %r.  Before the
-// check asked the trait, this compiled and execution gave 32 of 96 elements wrong.
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @whole_store_put_race(%qk: !pto.tile<16x6xf32, acc>, %x: !pto.tensor<4x32xf32>, %out: !pto.tensor<3x32xf32> {pto.out}) -> !pto.tensor<3x32xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
-    %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
-    // expected-error@+1 {{so both lanes would store the whole tile; a 'pto.tile_put' writes the same tensor too, and the two lanes' stores have no defined order}}
-    %o = pto.store %r, %out[0, 0] : !pto.tile<3x32xf32, vec>, !pto.tensor<3x32xf32>
-    %t = pto.load %x[0, 0] : !pto.tensor<4x32xf32> -> !pto.tile<2x32xf32, vec>
-    %rank = arith.constant 0 : index
-    %o2 = pto.tile_put %t, %o[1, 0] to %rank : !pto.tile<2x32xf32, vec>, !pto.tensor<3x32xf32>
-    func.return %o2 : !pto.tensor<3x32xf32>
-  }
-}
-
-// -----
-
 // E-RESHAPE-TRACK with dynamic dims: the message writes a dynamic extent as `?`, as the type does.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reshape_track_dynamic(%qk: !pto.tile<16x?xf32, acc>)
@@ -449,24 +414,6 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'y', split over the lanes on dim 0 of the tensor, but an earlier store of the same tensor}}
     %o2 = pto.store %y, %o1[0, 0] : !pto.tile<8x16xf32, vec>, !pto.tensor<8x16xf32>
     func.return %o2 : !pto.tensor<8x16xf32>
-  }
-}
-
-// -----
-
-// A rank-1 tile is never halved; stored twice to one tensor by both lanes, the lanes' stores have no order.
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @rank1_store_chain(%c: !pto.tile<16x16xf32, acc>, %v: !pto.tensor<16xf32>, %o: !pto.tensor<16x16xf32> {pto.out},
-                               %out: !pto.tensor<16xf32> {pto.out}) -> !pto.tensor<16xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %c : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    %os = pto.store %s, %o[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
-    %x = pto.load %v[0] : !pto.tensor<16xf32> -> !pto.tile<16xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'x' (!pto.tile<16xf32, vec>), which is never halved (a rank-1 tile: both lanes hold it whole) and has no lane part on dim 0, so both lanes would store the whole tile; another store writes the same tensor}}
-    %o1 = pto.store %x, %out[0] : !pto.tile<16xf32, vec>, !pto.tensor<16xf32>
-    %y = pto.relu %x : !pto.tile<16xf32, vec>
-    %o2 = pto.store %y, %o1[0] : !pto.tile<16xf32, vec>, !pto.tensor<16xf32>
-    func.return %o2 : !pto.tensor<16xf32>
   }
 }
 

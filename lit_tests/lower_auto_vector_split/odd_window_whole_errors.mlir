@@ -22,21 +22,6 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// The whole window stored into a tensor that a per-lane store writes too.
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @shared_tensor(%qk: !pto.tile<16x16xf32, acc>, %out: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    %w = pto.slice %s[9, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<7x16xf32, vec>
-    %o1 = pto.store %s, %out[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
-    // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'w' (!pto.tile<7x16xf32, vec>), which this pass computes whole on both lanes}}
-    %o = pto.store %w, %o1[9, 0] : !pto.tile<7x16xf32, vec>, !pto.tensor<16x16xf32>
-    func.return %o : !pto.tensor<16x16xf32>
-  }
-}
-
-// -----
-
 // A loop carrying a whole value with no lane part (15 rows, all valid: carried whole, carried_whole_init.mlir)
 // whose body combines it with per-lane rows (a 15-row load, halved into 8 + 7).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

@@ -118,25 +118,6 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// (b) refused: the same reshape's result has no lane part, so where whole is not enough (its tensor is also
-// written by the per-lane store) the kernel is rejected at that store. (It can never meet a halved tile in a
-// vector op: a halved tile has a static split box, and a vector op's tile operands share one type.)
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @reshape_dynamic_shared_store(%qk: !pto.tile<16x16xf32, acc>, %x: !pto.tensor<256xf32>,
-                                          %out: !pto.tensor<32x16xf32> {pto.out}) -> !pto.tensor<32x16xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    %l = pto.load %x[0] : !pto.tensor<256xf32> -> !pto.tile<256xf32, vec>
-    %r = pto.reshape %l : !pto.tile<256xf32, vec> -> !pto.tile<?x16xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'r' (!pto.tile<?x16xf32, vec>), which is never halved (its split extent on dim 0 is dynamic, '?', and has no lane part to cut), so both lanes would store the whole tile; another store writes the same tensor}}
-    %o2 = pto.store %r, %out[16, 0] : !pto.tile<?x16xf32, vec>, !pto.tensor<32x16xf32>
-    %o = pto.store %s, %o2[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<32x16xf32>
-    func.return %o : !pto.tensor<32x16xf32>
-  }
-}
-
-// -----
-
 // (a) a full-width operand (a vec parameter: never halved, no lane slice of it is taken) meeting a halved one:
 // the error names the full-width operand, whichever operand position it is in.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

@@ -653,3 +653,23 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     func.return %res : !pto.tensor<16x128xf32>
   }
 }
+
+// -----
+
+// A whole tile with no lane part (a rank-1 tile: never halved) stored twice to one tensor inside a region: both
+// lanes would store it, in no defined order.  The AUTO path has lane 0 store it between lane barriers
+// (whole_store_one_writer.mlir); a region does not place barriers, so it stays refused.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @region_whole_store_twice(%p: !pto.tensor<16xf32>, %q: !pto.tensor<16xf32> {pto.out}) -> !pto.tensor<16xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<16xf32>) {
+      %x = pto.load %p[0] : !pto.tensor<16xf32> -> !pto.tile<16xf32, vec>
+      // expected-error@+1 {{this pto.store writes 'x' (!pto.tile<16xf32, vec>), which is never halved (a rank-1 tile: both lanes hold it whole) and has no lane part on dim 0, so both lanes would store the whole tile; another store writes the same tensor, and the two lanes' stores have no defined order}}
+      %q1 = pto.store %x, %q[0] : !pto.tile<16xf32, vec>, !pto.tensor<16xf32>
+      %e = pto.exp %x : !pto.tile<16xf32, vec>
+      %q2 = pto.store %e, %q1[0] : !pto.tile<16xf32, vec>, !pto.tensor<16xf32>
+      pto.yield %q2 : !pto.tensor<16xf32>
+    }
+    func.return %r : !pto.tensor<16xf32>
+  }
+}

@@ -52,6 +52,7 @@ from pypto_mlir.dialects.pto_ops import (
     StoreOp,
 )
 from pypto_mlir.dialects.pto_traits import GmAccess, PipeDirection, halving_rule_of, once_per_kernel
+from pypto_mlir.dialects.pto_lane_ops import LaneBarrierOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.dialects.pto_lanes import (
@@ -248,9 +249,9 @@ class SplitLowering:
                     continue
                 part = self.lane_part(v, d, self.step_for(v.type.get_shape()[d]))
                 if part is None:
-                    if isinstance(op, StoreOp):
+                    if isinstance(op, StoreOp) and not self.cross_lane:
                         check_whole_store(op, v, d, self.step_for(v.type.get_shape()[d]))
-                    continue
+                    continue  # on the AUTO path `_store_whole_once` gives the store one writer
             op.operands[i] = part
 
     def _singleton_part(self, v: SSAValue, info: TileInfo) -> SSAValue | None:
@@ -280,7 +281,8 @@ class SplitLowering:
         lanes' stores have no defined order (lane 1's first store may land after lane 0's second).  Then each lane
         stores its lane part: for a singleton split axis lane 0 the row and lane 1 an empty copy (the part a
         singleton shard holds), so the cells are written by one lane, in program order.  A full-width tile with no
-        lane part is rejected (`check_whole_store`)."""
+        lane part is stored by lane 0 alone between two lane barriers on the AUTO path (`store_by_lane0_between_barriers`);
+        a `split_aiv_scope` region has no lane barriers, so there it is rejected (`check_whole_store`)."""
         v = op.tile
         t = v.type
         if not isinstance(t, TileType) or t.space != "vec" or v in self.tracked or shared_store(op) is None:
@@ -291,6 +293,9 @@ class SplitLowering:
             if part is not None:
                 op.operands[0] = part
                 return
+        if self.cross_lane:
+            store_by_lane0_between_barriers(op, self.arith.is_first_lane())
+            return
         check_whole_store(op, v, d, self.step_for(t.get_shape()[d]) if t.rank > d and t.get_shape()[d] != DYNAMIC else 1)
 
     def _check_store_partition(self, op: StoreOp) -> None:
@@ -369,6 +374,9 @@ class SplitLowering:
         tensor the op's result renames, unchanged)."""
         if self._whole_tile_of(op) is None and op.get_trait(GmAccess) is not None and op.get_trait(GmAccess).tile:
             return  # its tile is per lane (or a cube tile): each lane writes its own part
+        guard = op.parent_op()
+        if isinstance(guard, scf.IfOp) and guard.cond is self.arith.is_first_lane():
+            return  # lane 0 alone performs it already (`store_by_lane0_between_barriers`)
         first_lane_only(op, self.arith.is_first_lane())
 
     def _lower_op(self, op: Operation) -> None:
@@ -676,6 +684,27 @@ def first_lane_only(op: Operation, is_lane0: SSAValue) -> scf.IfOp:
         b.add_op(scf.YieldOp(*yielded))
         b.last_op.location = op.location  # type: ignore[union-attr]
     return guard
+
+
+def store_by_lane0_between_barriers(op: StoreOp, is_lane0: SSAValue) -> None:
+    """A tile both lanes hold whole with no lane part (an odd, fully valid box; a rank-1 tile; a dynamic split
+    extent) stored to a tensor that another op writes too, or by a store that runs again in a loop: both lanes
+    storing it would race (lane 1's store of one value may land after lane 0's store of the next).  Lane 0 alone
+    stores it, between two `pto.lane_barrier`s::
+
+        pto.lane_barrier                      // the other lane's earlier accesses of the tensor are done
+        %o = scf.if %is_lane0 -> (T) { %s = pto.store ...; scf.yield %s } else { scf.yield %dest }
+        pto.lane_barrier                      // either lane's later accesses see the cells lane 0 wrote
+
+    Each lane accesses GM in program order, so with the barriers every access of the tensor by the other lane is
+    ordered against the one writer's store: the cells end as the unsplit kernel's.  Both lanes reach both
+    barriers (the barriers are outside the lane guard; the split program's control flow is the same on both
+    lanes, as for the cross-lane reductions' barriers)."""
+    guard = first_lane_only(op, is_lane0)
+    for where in (InsertPoint.before(guard), InsertPoint.after(guard)):
+        barrier = LaneBarrierOp()
+        barrier.location = op.location
+        Rewriter.insert_op(barrier, where)
 
 
 def reject_undeclared_vector_op(op: Operation) -> None:
