@@ -109,6 +109,30 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
+// The same under LEFT_RIGHT, where a reshape round trip [8, 16] -> [1, 128] -> [8, 16] regroups the split axis onto
+// the rows of the table (issue 43, class 8).  A table the pass can compute whole is kept whole
+// (gather_row_regrouped.mlir); one behind an scf.while (here carrying the lanes' halves of the flat tile) is not.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @gather_regrouped_rows(%x: !pto.tensor<8x16xf32>, %i: !pto.tile<6x1xi32, vec>, %c: i1)
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %xm = pto.load %x[0, 0] : !pto.tensor<8x16xf32> -> !pto.tile<8x16xf32, mat>
+    %xv0 = pto.move %xm : !pto.tile<8x16xf32, mat> -> !pto.tile<8x16xf32, vec>
+    %flat0 = pto.reshape %xv0 : !pto.tile<8x16xf32, vec> -> !pto.tile<1x128xf32, vec>
+    %flat = scf.while (%a = %flat0) : (!pto.tile<1x128xf32, vec>) -> (!pto.tile<1x128xf32, vec>) {
+      scf.condition(%c) %a : !pto.tile<1x128xf32, vec>
+    } do {
+    ^bb0(%a2: !pto.tile<1x128xf32, vec>):
+      scf.yield %a2 : !pto.tile<1x128xf32, vec>
+    }
+    %t = pto.reshape %flat : !pto.tile<1x128xf32, vec> -> !pto.tile<8x16xf32, vec>
+    // expected-error@+1 {{LowerAutoVectorSplit: pto.gather_row reads rows of 't' by index, but that tile is split on its rows (UP_DOWN)}}
+    %g = pto.gather_row %t, %i[0] : !pto.tile<8x16xf32, vec>, !pto.tile<6x1xi32, vec> -> !pto.tile<6x16xf32, vec>
+    func.return
+  }
+}
+
+// -----
+
 // E-MIXED: in an explicit-boundary region, an extract whose offsets do not use the lane id is full width (a lane
 // id in another operand does not count: here it only feeds the gather_row's index tile, not its offset).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {

@@ -24,7 +24,8 @@ that is not exclusive leaves the reshape to its E-RESHAPE-ODD / E-RESHAPE-TRACK 
 
 And the table of a `pto.gather_row` under UP_DOWN (its source, whose rows the indices address; reference PR
 #2585: a gather's table stays whole): its chain is kept full width, so each lane gathers its half of the indices
-from the whole table (`GatherRowHalving`).
+from the whole table (`GatherRowHalving`).  Under LEFT_RIGHT the same when a reshape or transpose will move the
+table's split axis onto its rows (`predicted_split_axis`; the chain then goes through those views).
 """
 
 from __future__ import annotations
@@ -148,8 +149,8 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
             chain = _backward_chain(op.operands[0], op, through_axis_movers=False)
         elif reshape_unsplittable(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
-        elif isinstance(op, GatherRowOp) and dim == 0:
-            chain = _backward_chain(op.src, op, through_axis_movers=False)  # the rows its indices address
+        elif isinstance(op, GatherRowOp) and (dim == 0 or predicted_split_axis(op.src, dim) == 0):
+            chain = _backward_chain(op.src, op, through_axis_movers=dim != 0)  # the rows its indices address
         elif slice_needs_whole_source(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
             if chain is not None and not _runs_whole(chain):
@@ -159,6 +160,37 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
         if chain is not None:
             keep |= chain
     return keep
+
+
+def predicted_split_axis(v: SSAValue, dim: int, depth: int = 0) -> int | None:
+    """The axis the lowering will split the vec tile `v` on when nothing is kept whole, as far as the ops that move
+    it tell: a transpose permutes it, a reshape moves it where `reshape_split_target` puts it (a reshape it cannot
+    follow is computed whole and lane-sliced on `dim`); any other value keeps the axis of its first tile operand
+    that has one, and a boundary, a block argument or a loop / branch result has `dim`.  None for a value that is
+    not a vec tile.  Used to keep a `pto.gather_row` table whole when a reshape round trip under LEFT_RIGHT
+    regroups the split axis onto its rows (`[8, 16] -> [1, 128] -> [8, 16]`)."""
+    if not _is_vec_tile(v) or depth > 64:
+        return None
+    if not isinstance(v, OpResult) or v.op.regions or move_direction(v.op) is PipeDirection.C2V:
+        return dim
+    op = v.op
+    if isinstance(op, (TransposeOp, TransposeViewOp)):
+        a = predicted_split_axis(op.src, dim, depth + 1)
+        return None if a is None else list(op.get_axes()).index(a)
+    if isinstance(op, ReshapeOp):
+        a = predicted_split_axis(op.src, dim, depth + 1)
+        src, out = op.src.type, op.result.type
+        if a is None or not isinstance(src, TileType) or not isinstance(out, TileType) or src.rank <= a:
+            return a
+        try:
+            return reshape_split_target(src.get_shape(), a, out.get_shape())
+        except ReshapeSplitError:
+            return dim  # computed whole and lane-sliced on the function's axis (`ReshapeHalving._slice_full_width`)
+    for x in op.operands:
+        a = predicted_split_axis(x, dim, depth + 1)
+        if a is not None:
+            return a
+    return dim
 
 
 def _backward_chain(root: SSAValue, sink: Operation, through_axis_movers: bool) -> set[SSAValue] | None:
@@ -210,4 +242,4 @@ def _carry(chain: set[SSAValue], work: list[SSAValue], loop: scf.ForOp, i: int) 
     work.append(loop.body.block.last_op.operands[i])  # type: ignore[union-attr]
 
 
-__all__ = ["full_width_chains", "gather_unplaceable", "reshape_unsplittable", "slice_needs_whole_source"]
+__all__ = ["full_width_chains", "predicted_split_axis", "gather_unplaceable", "reshape_unsplittable", "slice_needs_whole_source"]
