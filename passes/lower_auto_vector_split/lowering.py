@@ -189,6 +189,18 @@ class SplitLowering:
             return v
         return self._slice_lane_part(v, dim, step)
 
+    def whole_source_of(self, part: SSAValue) -> SSAValue | None:
+        """The whole value whose lane part (`lane_part`) `part` is, or None."""
+        return next((v for (v, _, _), p in self._lane_parts.items() if p is part), None)
+
+    def drop_lane_part(self, part: SSAValue) -> None:
+        """Erase the lane part `part` (a `lane_part` slice nothing reads any more) and forget it."""
+        assert isinstance(part, OpResult) and not part.uses
+        for key in [k for k, p in self._lane_parts.items() if p is part]:
+            del self._lane_parts[key]
+        self.tracked.pop(part, None)
+        Rewriter.erase_op(part.op)
+
     def _slice_lane_part(self, v: SSAValue, dim: int, step: int) -> SSAValue | None:
         """`lane_part`'s slice, also for a singleton split axis (lane 0 holds the row, lane 1 an empty copy: the
         part a singleton shard delivers)."""
