@@ -27,6 +27,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, implicit_view
+from pypto_mlir.dialects.pto_view_ops import reinterpret_inferred_shape
 
 from pypto_mlir.dialects.pto_lanes import ceil_half, lane_extent_ops, lane_extents, localized_valid
 
@@ -51,6 +52,16 @@ def halved_tile_type(t: TileType, dim: int, lane_stride: int | None = None, vali
     if t.view == implicit:
         return t.with_(shape=shape, valid=vals, reset_view=True)
     return t.with_(shape=shape, valid=vals)
+
+
+def reinterpret_halves(lane_src: TileType, out: TileType, dim: int, lane_stride: int | None = None) -> bool:
+    """Whether a lane's part `lane_src` (split on `dim`) of a `pto.reinterpret_view` source, seen as `out`'s element
+    type, is that lane's half of the full view `out` (`halved_tile_type`).  The view rescales the innermost dim,
+    so on that dim the lane's bytes are `step * width` from the row's start: the per-lane view is exact when the
+    source step, in new elements, is the view's own step (`16 x f32 -> 32 x i16` of `[8, 32] -> [8, 64]`), not
+    for an odd source extent (`31 x f32`: lane 1 starts at i16 column 32, the view's halves at 31) nor when a
+    lane's part is not a whole number of the wider elements (`31 x i16 -> f32`)."""
+    return reinterpret_inferred_shape(lane_src, out.element_type) == list(halved_tile_type(out, dim, lane_stride).get_shape())
 
 
 def with_dim(t: TileType, dim: int, extent: int, valid: int) -> TileType:

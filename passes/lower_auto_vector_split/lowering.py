@@ -45,6 +45,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_mlir.diagnostics import PtoError, location_of
+from pypto_mlir.dialects.pto_lane_ops import LaneBarrierOp
 from pypto_mlir.dialects.pto_ops import (
     CreateOp,
     GetSubblockIdxOp,
@@ -54,6 +55,7 @@ from pypto_mlir.dialects.pto_ops import (
 from pypto_mlir.dialects.pto_traits import GmAccess, PipeDirection, halving_rule_of, once_per_kernel
 from pypto_mlir.dialects.pto_lane_ops import LaneBarrierOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
+from pypto_mlir.passes.common import enclosing_loops
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
 from pypto_mlir.dialects.pto_lanes import (
     ceil_half,
@@ -193,6 +195,18 @@ class SplitLowering:
             return v
         return self._slice_lane_part(v, dim, step)
 
+    def whole_source_of(self, part: SSAValue) -> SSAValue | None:
+        """The whole value whose lane part (`lane_part`) `part` is, or None."""
+        return next((v for (v, _, _), p in self._lane_parts.items() if p is part), None)
+
+    def drop_lane_part(self, part: SSAValue) -> None:
+        """Erase the lane part `part` (a `lane_part` slice nothing reads any more) and forget it."""
+        assert isinstance(part, OpResult) and not part.uses
+        for key in [k for k, p in self._lane_parts.items() if p is part]:
+            del self._lane_parts[key]
+        self.tracked.pop(part, None)
+        Rewriter.erase_op(part.op)
+
     def _slice_lane_part(self, v: SSAValue, dim: int, step: int) -> SSAValue | None:
         """`lane_part`'s slice, also for a singleton split axis (lane 0 holds the row, lane 1 an empty copy: the
         part a singleton shard delivers)."""
@@ -299,10 +313,12 @@ class SplitLowering:
         check_whole_store(op, v, d, self.step_for(t.get_shape()[d]) if t.rank > d and t.get_shape()[d] != DYNAMIC else 1)
 
     def _check_store_partition(self, op: StoreOp) -> None:
-        """Per-lane stores of one tensor must cut it on the same tensor dim: lane l writes the cells of its part on
-        that dim, so two stores split on different dims (a reshape round trip that regroups the split axis, e.g.
-        LEFT_RIGHT `[8,16] -> [1,128] -> [8,16]`) make lane 1's cells of one store overlap lane 0's of the other,
-        and the lanes' stores have no order.  Rejected at the second store."""
+        """Per-lane stores of one tensor cut it on the tensor dim of their tile's split axis: lane l writes the
+        cells of its part on that dim.  Two stores split on different dims (a reshape round trip that regroups the
+        split axis, e.g. LEFT_RIGHT `[8,16] -> [1,128] -> [8,16]`) make lane 1's cells of one store overlap lane
+        0's of the other, and the lanes' stores have no order.  On the AUTO path the later store is ordered after
+        both lanes' earlier one by a `pto.lane_barrier` right before it (`_order_repartitioned_store`); elsewhere,
+        or where a loop repeats either store, it is rejected."""
         from pypto_mlir.passes.analysis.hazards import tensor_roots
 
         info = self.tracked.get(op.tile)
@@ -310,17 +326,36 @@ class SplitLowering:
         if info is None or not isinstance(t, TileType):
             return
         td = op.dest.type.rank - t.rank + info.dim  # type: ignore[union-attr]
+        ordered = False
         for root in tensor_roots(op.dest):
-            first = self._store_dims.setdefault(root, (td, op))
-            if first[0] != td:
-                raise PtoError(
-                    f"{PASS}: this pto.store writes '{_name(op.tile)}', split over the lanes on dim {td} of the tensor, "
-                    f"but an earlier store of the same tensor (at {location_of(first[1])}) is split on dim {first[0]} "
-                    "(a reshape regrouped the split axis); each lane's cells of one store overlap the other lane's "
-                    "cells of the other, and the two lanes' stores have no defined order. Store the two values to "
-                    "different tensors, or keep the reshape from moving the split axis",
-                    op=op,
-                )
+            last = self._store_dims.setdefault(root, (td, op))
+            if last[0] != td:
+                if not ordered:
+                    self._order_repartitioned_store(op, td, last)
+                    ordered = True
+                self._store_dims[root] = (td, op)
+
+    def _order_repartitioned_store(self, op: StoreOp, td: int, last: tuple[int, Operation]) -> None:
+        """The store `op`, split on tensor dim `td`, writes a tensor whose previous per-lane store `last[1]` was
+        split on dim `last[0]`.  Each lane's stores are in program order, so the earlier store's cells are all
+        written before the later one's once both lanes have passed a `pto.lane_barrier` between them: the cells
+        the two stores share end with the later store's values, as in the unsplit kernel, whatever the lanes'
+        parts.  Sound only when each store runs once: in a loop the earlier store of the next iteration would
+        race with the other lane's later store of this one (write-after-write with no barrier between), so a
+        store repeated by an `scf.for` / `scf.while` is rejected; so is the region path (no lane exchange)."""
+        if not self.cross_lane or enclosing_loops(op) or enclosing_loops(last[1]):
+            raise PtoError(
+                f"{PASS}: this pto.store writes '{_name(op.tile)}', split over the lanes on dim {td} of the tensor, "
+                f"but an earlier store of the same tensor (at {location_of(last[1])}) is split on dim {last[0]} "
+                "(a reshape regrouped the split axis); each lane's cells of one store overlap the other lane's "
+                "cells of the other, and the two lanes' stores have no defined order"
+                + (" (a lane barrier orders them only where neither store is repeated by a loop)" if self.cross_lane else "")
+                + ". Store the two values to different tensors, or keep the reshape from moving the split axis",
+                op=op,
+            )
+        barrier = LaneBarrierOp()
+        barrier.location = op.location
+        Rewriter.insert_op(barrier, InsertPoint.before(op))
 
     # -- driver ----------------------------------------------------------------------------------------------
     def lower_block(self, block: Block) -> None:

@@ -42,6 +42,7 @@ from ..common import FunctionKind, inline_execute_regions, kind_of, old_heap_fro
 from ..decisions import record, recording
 from .auto.choice import SPLIT_POLICIES, SplitCostModel, choose_axis, missing_model, split_pays
 from .auto.full_width import full_width_chains
+from .auto.view_folds import fold_view_chains
 from .auto.generator_axes import generator_axes
 from .auto.lane_stride import scan_lane_stride
 from .lowering import SplitLowering, inject_subblock_idx
@@ -86,6 +87,7 @@ def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
     block = f.body.block
     idx = inject_subblock_idx(block, f)
     dim = split_dim_of(mode)
+    fold_view_chains(f, dim)
     full_width = full_width_chains(f, dim)
     stride = scan_lane_stride(f, dim, full_width)
     lw = SplitLowering(

@@ -58,7 +58,7 @@ FEATURES = (
     + ["comm:notify_wait", "comm:tensor_get", "comm:tensor_put"]
     + ["pingpong_scratch"]
     + ["tail:reshape:left_right", "tail:reduce:split_axis", "tail:reduce:split_axis_ragged"]
-    + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared"]
+    + ["tail:slice_of_load", "tail:reshape_shared", "v2c_shared", "tail:reinterpret:stored"]
     + ["region_put", "region_cube_reload", "loop:carry_select", "gm_exchange_aliased_params"]
     + ["gm_exchange_through_cast", "held_slots"]
     + list(EXEC_REGION_FEATURES)
@@ -476,6 +476,13 @@ def vector_tail(draw, b: Builder, v: str, shape, valid, allow_load: bool = True)
                           [valid[0], 2 * valid[1] if isinstance(valid[1], int) else "?"])
             x = b.fresh("bits")
             b.emit(f"{x} = pto.reinterpret_view {v} : {t} -> {it}")
+            if not b.region and "i16" in it and draw(st.integers(0, 2)) == 0:
+                # the i16 view also stored: a user that is not a view (under an AUTO split of an odd extent its
+                # source is then computed whole, issue 43 class 5); not in a region's per-lane body, where each
+                # lane would store its half at the same cells
+                b.features.add("tail:reinterpret:stored")
+                bt = tensor([shape[0], 2 * shape[1]], "i16")
+                b.emit(f"{b.fresh('o')} = pto.store {x}, {b.side_output(bt)}[0, 0] : {it}, {bt}")
             b.emit(f"{r} = pto.reinterpret_view {x} : {it} -> {t}")
         elif kind in ("ci", "random"):
             # A generated row [1, N] (added to every row) or column [M, 1] (to every column); under an AUTO split

@@ -24,7 +24,12 @@ that is not exclusive leaves the reshape to its E-RESHAPE-ODD / E-RESHAPE-TRACK 
 
 And the table of a `pto.gather_row` under UP_DOWN (its source, whose rows the indices address; reference PR
 #2585: a gather's table stays whole): its chain is kept full width, so each lane gathers its half of the indices
-from the whole table (`GatherRowHalving`).
+from the whole table (`GatherRowHalving`).  Under LEFT_RIGHT the same when a reshape or transpose will move the
+table's split axis onto its rows (`predicted_split_axis`; the chain then goes through those views).
+
+And the source of a `pto.reinterpret_view` with no exact per-lane form (`reinterpret_unsplittable`: the element
+width changes along an odd split axis, or a lane's part is no whole number of the wider elements) that was not
+folded into other views (`view_folds.py`): it is viewed whole, and its users take its lane part.
 """
 
 from __future__ import annotations
@@ -40,9 +45,14 @@ from pypto_mlir.dialects.pto_ops import LoadOp, ReshapeOp, SliceOp, TransposeOp,
 from pypto_mlir.dialects.pto_view_ops import ExtractOp
 from pypto_mlir.dialects.pto_traits import HalvingRule, PipeDirection, halving_rule_of
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
-from pypto_mlir.dialects.pto_view_ops import GatherRowOp
+from pypto_mlir.dialects.pto_view_ops import GatherRowOp, ReinterpretViewOp, reinterpret_inferred_shape
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
-from pypto_mlir.passes.analysis.split_axis import ReshapeSplitError, reshape_split_target
+from pypto_mlir.passes.analysis.split_axis import (
+    ReshapeSplitError,
+    halved_tile_type,
+    reinterpret_halves,
+    reshape_split_target,
+)
 from pypto_mlir.passes.analysis.split_codes import gather_split_code
 
 
@@ -96,6 +106,22 @@ def singleton_reshape(op: Operation, dim: int) -> bool:
         return False
     src = op.src.type
     return isinstance(src, TileType) and src.space == "vec" and src.rank > dim and src.get_shape()[dim] == 1
+def reinterpret_unsplittable(op: Operation, dim: int) -> bool:
+    """Whether the vec `pto.reinterpret_view` `op` (of the inferred shape), given a source halved on the axis the
+    lowering will split it on (`predicted_split_axis`), has no exact per-lane view (`reinterpret_halves`): an odd
+    source extent on the innermost dim changes width (`[16, 31] x f32 -> [16, 62] x i16` under LEFT_RIGHT), or a
+    lane's part is not a whole number of the wider elements.  Its source chain is then computed whole."""
+    if not isinstance(op, ReinterpretViewOp):
+        return False
+    src, out = op.src.type, op.result.type
+    if not isinstance(src, TileType) or not isinstance(out, TileType) or src.space != "vec":
+        return False
+    a = predicted_split_axis(op.src, dim)
+    if a is None or src.rank <= a or src.get_shape()[a] in (1, DYNAMIC) or DYNAMIC in out.get_shape():
+        return False  # never halved (or a dynamic box, rejected by the lowering)
+    if reinterpret_inferred_shape(src, out.element_type) != list(out.get_shape()):
+        return False  # an explicit shape: E-REINTERP
+    return not reinterpret_halves(halved_tile_type(src, a), out, a)
 
 
 def slice_needs_whole_source(op: Operation, dim: int) -> bool:
@@ -166,8 +192,12 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
             chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
         elif singleton_reshape(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=False, singleton_dim=dim)
-        elif isinstance(op, GatherRowOp) and dim == 0:
-            chain = _backward_chain(op.src, op, through_axis_movers=False)  # the rows its indices address
+        elif isinstance(op, GatherRowOp) and (dim == 0 or predicted_split_axis(op.src, dim) == 0):
+            chain = _backward_chain(op.src, op, through_axis_movers=dim != 0)  # the rows its indices address
+        elif reinterpret_unsplittable(op, dim):
+            chain = _backward_chain(op.src, op, through_axis_movers=True)  # viewed whole, then lane-sliced
+            if chain is not None and not _runs_whole(chain):
+                chain = None
         elif slice_needs_whole_source(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=True)
             if chain is not None and not _runs_whole(chain):
@@ -177,6 +207,37 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
         if chain is not None:
             keep |= chain
     return keep
+
+
+def predicted_split_axis(v: SSAValue, dim: int, depth: int = 0) -> int | None:
+    """The axis the lowering will split the vec tile `v` on when nothing is kept whole, as far as the ops that move
+    it tell: a transpose permutes it, a reshape moves it where `reshape_split_target` puts it (a reshape it cannot
+    follow is computed whole and lane-sliced on `dim`); any other value keeps the axis of its first tile operand
+    that has one, and a boundary, a block argument or a loop / branch result has `dim`.  None for a value that is
+    not a vec tile.  Used to keep a `pto.gather_row` table whole when a reshape round trip under LEFT_RIGHT
+    regroups the split axis onto its rows (`[8, 16] -> [1, 128] -> [8, 16]`)."""
+    if not _is_vec_tile(v) or depth > 64:
+        return None
+    if not isinstance(v, OpResult) or v.op.regions or move_direction(v.op) is PipeDirection.C2V:
+        return dim
+    op = v.op
+    if isinstance(op, (TransposeOp, TransposeViewOp)):
+        a = predicted_split_axis(op.src, dim, depth + 1)
+        return None if a is None else list(op.get_axes()).index(a)
+    if isinstance(op, ReshapeOp):
+        a = predicted_split_axis(op.src, dim, depth + 1)
+        src, out = op.src.type, op.result.type
+        if a is None or not isinstance(src, TileType) or not isinstance(out, TileType) or src.rank <= a:
+            return a
+        try:
+            return reshape_split_target(src.get_shape(), a, out.get_shape())
+        except ReshapeSplitError:
+            return dim  # computed whole and lane-sliced on the function's axis (`ReshapeHalving._slice_full_width`)
+    for x in op.operands:
+        a = predicted_split_axis(x, dim, depth + 1)
+        if a is not None:
+            return a
+    return dim
 
 
 def _backward_chain(
@@ -250,4 +311,4 @@ def _carry(chain: set[SSAValue], work: list[SSAValue], loop: scf.ForOp, i: int) 
     work.append(loop.body.block.last_op.operands[i])  # type: ignore[union-attr]
 
 
-__all__ = ["full_width_chains", "gather_unplaceable", "reshape_unsplittable", "slice_needs_whole_source"]
+__all__ = ["full_width_chains", "predicted_split_axis", "reinterpret_unsplittable", "gather_unplaceable", "reshape_unsplittable", "slice_needs_whole_source"]

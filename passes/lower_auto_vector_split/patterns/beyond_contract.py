@@ -6,8 +6,11 @@
 Rules (reference `lower-auto-vector-split.reference.md` §2.3, docs/lower-auto-vector-split.md):
 
 * `reinterpret_view` with a result shape other than the inferred one (an *explicit shape*) is rejected
-  (E-REINTERP); a per-lane source gives a per-lane result on the same dim; a full-width source is viewed at full
-  width and then lane-sliced, which needs a static shape (E-REINTERP-STATIC).
+  (E-REINTERP); a per-lane source gives a per-lane result on the same dim when each lane's part is its half of
+  the view (`reinterpret_halves`), else the view of a whole value's lane part views the whole value, and any
+  other is rejected (the AUTO path folded view chains and kept inexact views' sources whole before: `auto/`);
+  a full-width source is viewed at full width and then lane-sliced, which needs a static shape
+  (E-REINTERP-STATIC).
 * `extract` is a window op: as `pto.slice` (a full-width source is lane-offset, a per-lane source keeps its
   offsets and must be read across the whole split extent).
 * `gather_row` reads rows by index: its result follows a per-lane *index* tile (UP_DOWN: each lane gathers its
@@ -19,14 +22,14 @@ Rules (reference `lower-auto-vector-split.reference.md` §2.3, docs/lower-auto-v
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from pypto_mlir.diagnostics import PtoError
 from pypto_mlir.dialects.pto_comm_ops import TileGetOp, TilePutOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType, format_shape
 from pypto_mlir.dialects.pto_view_ops import ExtractOp, GatherRowOp, ReinterpretViewOp, reinterpret_inferred_shape
-from pypto_mlir.passes.analysis.split_axis import TileInfo, halved_tile_type
+from pypto_mlir.passes.analysis.split_axis import TileInfo, halved_tile_type, reinterpret_halves
 
 from .base import (
     PASS,
@@ -83,18 +86,37 @@ class ReinterpretViewHalving(ReshapeHalving):
         d = info.dim
         lane_src = op.src.type  # already the per-lane type
         assert isinstance(lane_src, TileType)
-        expect = halved_tile_type(out, d, lw.lane_stride)
-        if reinterpret_inferred_shape(lane_src, out.element_type) != list(expect.get_shape()):
+        if not reinterpret_halves(lane_src, out, d, lw.lane_stride):
+            whole = lw.whole_source_of(op.src)
+            if whole is not None:
+                self._view_whole(op, whole, out)
+                return
             raise PtoError(
                 f"{PASS}: pto.reinterpret_view changes the element width along the split axis (dim {d}) of the "
                 f"per-lane tile '{_name(op.src)}': each lane's {list(lane_src.get_shape())} x {src.element_type} "
                 f"is not half of the {list(out.get_shape())} x {out.element_type} view, so the lanes' byte windows "
-                "would not line up. Make each lane's split extent a whole number of the new elements (an even "
-                "extent), or split along the other axis",
+                "would not line up. The source is computed whole on both lanes instead (and viewed at full width) "
+                "only when every producer of it can run whole: back to pto.load, C->V boundaries and generators, "
+                "through scf.for and scf.if (docs/lower-auto-vector-split.md, full-width chains); here one cannot. "
+                "Make each lane's split extent a whole number of the new elements (an even extent), or split along "
+                "the other axis",
                 op=op,
             )
         lw.retype_lane_part(rewriter, op.result, d)
         lw.verify_rewritten(op)
+
+
+    def _view_whole(self, op: ReinterpretViewOp, whole: SSAValue, out: TileType) -> None:
+        """The per-lane source is the lane part of `whole`, a value both lanes hold whole (the result of a view
+        kept whole for its width, `full_width.reinterpret_unsplittable`): view `whole` instead, at full width,
+        like any whole source (lane-sliced where a lane part exists, else whole); the lane part's slice goes
+        when nothing else reads it.  The same bytes as the unsplit kernel's view, on both lanes."""
+        lw = self.lw
+        part = op.src
+        op.operands[0] = whole
+        if not part.uses:
+            lw.drop_lane_part(part)
+        self._slice_full_width(op, out)  # type: ignore[arg-type]
 
 
 class ExtractHalving(_SplitPattern):
