@@ -2,34 +2,21 @@
 // RUN: sed 's/a2a3/a5/' %s | pypto-opt --split-input-file --verify-diagnostics '--lower-auto-vector-split{fallback=error}'
 
 // What is still refused around a window taken whole (odd_window_whole.mlir) or a loop carrying a whole value
-// (carried_whole_init.mlir), on both targets: a whole odd value has no lane part (lane 1's part would pass its
-// box: pto has no padded slice), so it cannot meet per-lane data, and both lanes cannot store it into a tensor
-// another store writes too (the lanes' stores have no order).
+// (carried_whole_init.mlir), on both targets.  A whole odd value has no lane slice (lane 1's part would pass its
+// box: pto has no padded slice); its lane part is taken through a GM workspace instead (gm_lane_parts.mlir), but
+// not where the lane parts of a store race with another store of the tensor, nor for a loop that carries the
+// whole value (the body would yield a per-lane value for a whole carried one), nor in a split_aiv_scope region.
 
-// The whole 7-row window added to per-lane rows (a load of 7 rows, halved into 4 + 3).
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @meets_per_lane(%qk: !pto.tile<16x16xf32, acc>, %x: !pto.tensor<7x16xf32>, %out: !pto.tensor<7x16xf32> {pto.out}) -> !pto.tensor<7x16xf32>
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
-    %w = pto.slice %s[9, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<7x16xf32, vec>
-    %l = pto.load %x[0, 0] : !pto.tensor<7x16xf32> -> !pto.tile<7x16xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: 'pto.add' reads 'w' (!pto.tile<7x16xf32, vec>), which this pass computes whole on both lanes}}
-    %a = pto.add %l, %w : !pto.tile<7x16xf32, vec>
-    %o = pto.store %a, %out[0, 0] : !pto.tile<7x16xf32, vec>, !pto.tensor<7x16xf32>
-    func.return %o : !pto.tensor<7x16xf32>
-  }
-}
-
-// -----
-
-// The whole window stored into a tensor that a per-lane store writes too.
+// The whole window stored into a tensor that a per-lane store writes too: each lane stores its lane part of the
+// window (rows 9-12 on lane 0, 13-15 on lane 1), but lane 1's half of the first store is rows 8-15, so lane 0's
+// part of the second overlaps it, and the lanes' stores have no order (the GM race check refuses it).
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @shared_tensor(%qk: !pto.tile<16x16xf32, acc>, %out: !pto.tensor<16x16xf32> {pto.out}) -> !pto.tensor<16x16xf32>
       attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
     %s = pto.move %qk : !pto.tile<16x16xf32, acc> -> !pto.tile<16x16xf32, vec>
     %w = pto.slice %s[9, 0] : !pto.tile<16x16xf32, vec> -> !pto.tile<7x16xf32, vec>
     %o1 = pto.store %s, %out[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
-    // expected-error@+1 {{LowerAutoVectorSplit: this pto.store writes 'w' (!pto.tile<7x16xf32, vec>), which this pass computes whole on both lanes}}
+    // expected-error@+1 {{LowerAutoVectorSplit: after the split each AIV lane runs this pto.store on its own part, and its part writes cells the other lane writes with the pto.store at}}
     %o = pto.store %w, %o1[9, 0] : !pto.tile<7x16xf32, vec>, !pto.tensor<16x16xf32>
     func.return %o : !pto.tensor<16x16xf32>
   }
@@ -56,5 +43,23 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     }
     %o = pto.store %acc, %out[0, 0] : !pto.tile<15x16xf32, vec>, !pto.tensor<15x16xf32>
     func.return %o, %p : !pto.tensor<15x16xf32>, !pto.tensor<4x16xf32>
+  }
+}
+
+// -----
+
+// An odd tile_get in a split_aiv_scope region: the region path builds no GM workspace (the region is the author's
+// split), so the 15-row window, which has no lane window of a fully valid tile, is refused.
+builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @tile_get_odd_region(%x: !pto.tensor<15x16xf32>, %q: !pto.tensor<15x16xf32> {pto.out}) -> !pto.tensor<15x16xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split_aiv} {
+    %r = pto.split_aiv_scope up_down (%aiv_id) -> (!pto.tensor<15x16xf32>) {
+      %c0 = arith.constant 0 : index
+      // expected-error@+1 {{LowerAutoVectorSplit: pto.tile_get reads an odd split extent (15); the two lanes' windows would overlap. Read an even extent}}
+      %g = pto.tile_get %x[0, 0] from %c0 : !pto.tensor<15x16xf32> -> !pto.tile<15x16xf32, vec>
+      %q2 = pto.store %g, %q[0, 0] : !pto.tile<15x16xf32, vec>, !pto.tensor<15x16xf32>
+      pto.yield %q2 : !pto.tensor<15x16xf32>
+    }
+    func.return %r : !pto.tensor<15x16xf32>
   }
 }
