@@ -179,22 +179,6 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
 
 // -----
 
-// A whole value (kept full width for the reshape) meets per-lane data, but its odd split extent (15 rows, all
-// valid) has no lane slice: lane 1's window [8, 16) passes the box.
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @whole_operand_odd(%qk: !pto.tile<15x2xf32, acc>, %x: !pto.tensor<15x2xf32>)
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
-    %s = pto.move %qk : !pto.tile<15x2xf32, acc> -> !pto.tile<15x2xf32, vec>
-    %l = pto.load %x[0, 0] : !pto.tensor<15x2xf32> -> !pto.tile<15x2xf32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: 'pto.add' reads 's' (!pto.tile<15x2xf32, vec>), which this pass computes whole on both lanes (it or its producers feed a reshape, a window or a V->C boundary that has no per-lane form), together with per-lane halves; its lane part cannot be sliced out: its split extent on dim 0 is odd (15, 15 valid): lane 1's window [8, 16) passes the 15-wide box and lane 1 is not empty}}
-    %a = pto.add %s, %l : !pto.tile<15x2xf32, vec>
-    %r = pto.reshape %s : !pto.tile<15x2xf32, vec> -> !pto.tile<1x30xf32, vec>
-    func.return
-  }
-}
-
-// -----
-
 // E-RESHAPE-TRACK with dynamic dims: the message writes a dynamic extent as `?`, as the type does.
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   func.func @reshape_track_dynamic(%qk: !pto.tile<16x?xf32, acc>)
@@ -215,22 +199,6 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %s = pto.move %qk : !pto.tile<16x1xf32, acc, valid = [13, 1]> -> !pto.tile<16x1xf32, vec, valid = [13, 1]>
     // expected-error@+1 {{LowerAutoVectorSplit: pto.reshape moves the split axis from dim 0 to dim 1 inside a split region whose ragged boundary was balanced with lane_stride = 7}}
     %r = pto.reshape %s : !pto.tile<16x1xf32, vec, valid = [13, 1]> -> !pto.tile<1x16xf32, vec, valid = [1, 13]>
-    func.return
-  }
-}
-
-// -----
-
-// pto.ci under LEFT_RIGHT with several rows is generated whole (a lane's columns are not one run of its values);
-// with an odd column extent its lane part cannot be sliced (ci_lane_start.mlir shows the split forms).
-builtin.module attributes {pto.target = #pto.target<a2a3>} {
-  func.func @ci_odd_columns(%qk: !pto.tile<4x15xi32, acc>)
-      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
-    %v = pto.move %qk : !pto.tile<4x15xi32, acc> -> !pto.tile<4x15xi32, vec>
-    %c0 = arith.constant 0 : i32
-    %i = pto.ci %c0 : i32 -> !pto.tile<4x15xi32, vec>
-    // expected-error@+1 {{LowerAutoVectorSplit: 'pto.add' reads 'i' (!pto.tile<4x15xi32, vec>), which this pass computes whole on both lanes ('pto.ci' under a split of its columns: a lane's columns of several rows are not one run of its values), together with per-lane halves; its lane part cannot be sliced out: its split extent on dim 1 is odd (15, 15 valid)}}
-    %s = pto.add %v, %i : !pto.tile<4x15xi32, vec>
     func.return
   }
 }

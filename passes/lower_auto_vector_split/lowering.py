@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import func, scf
-from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
@@ -73,6 +73,7 @@ from .patterns.base import (
 from .patterns.beyond_contract import beyond_contract_patterns
 from .patterns.boundaries import C2VBoundary, TransferRestamp, V2CBoundary
 from .patterns.compute import ElementwiseHalving, GeneratorHalving
+from .patterns.gm_lane_part import gm_lane_part
 from .patterns.memory import LoadHalving, LoadWindow, StoreOffsets, check_whole_store, shared_store
 from .patterns.views import ReshapeHalving, SetValidShapeHalving, SliceHalving, TransposeHalving
 
@@ -117,6 +118,8 @@ class SplitLowering:
         (`patterns/cross_lane.py`; the AUTO path) or refused (a `split_aiv_scope` region: the author's error)."""
         self.cross_lane_combines: list[dict] = []
         """one entry per reduction combined across the lanes (a workspace round trip each; the split report)."""
+        self.gm_lane_parts: list[dict] = []
+        """one entry per whole value whose lane part goes through a GM workspace (`patterns/gm_lane_part.py`)."""
         self.lane_stride = lane_stride
         self.where = where
         self.arith = LaneArith(sub, anchor)
@@ -184,16 +187,28 @@ class SplitLowering:
         choice: a full-width chain value (`full_width.py`) or a value derived from one at full width."""
         return v in self.full_width or v in self.whole
 
-    def lane_part(self, v: SSAValue, dim: int, step: int) -> SSAValue | None:
+    def lane_part(self, v: SSAValue, dim: int, step: int, through_gm: bool = False) -> SSAValue | None:
         """The lane's part of the whole value `v` on `dim` with lane step `step`: `v` itself when the dim is a
         singleton (never halved), else a `pto.slice %v[sub*step ..] [ceil(box/2) ..] valid [clamp(V - sub*step,
         0, step) ..]` right after `v`'s definition (tracked; cached) — the cells a halved producer would hold
-        (`shard_by_full_transfer`'s rule).  None when no slice can hold it (`lane_part_problem`)."""
+        (`shard_by_full_transfer`'s rule).  When no slice can hold it (`lane_part_problem`: an odd box), and the
+        caller would otherwise refuse the kernel (`through_gm`), the same cells through a GM workspace
+        (`patterns/gm_lane_part.py`); else None."""
         t = v.type
         assert isinstance(t, TileType)
         if t.rank <= dim or t.get_shape()[dim] == 1:
             return v
-        return self._slice_lane_part(v, dim, step)
+        part = self._slice_lane_part(v, dim, step)
+        if part is None and through_gm and self.cross_lane and not _carried_whole(v):
+            key = (v, dim, -step)  # the workspace route's entry of the same cache
+            if key not in self._lane_parts:
+                made = gm_lane_part(self.arith, self.lane_stride, v, dim, step)
+                if made is not None:
+                    self.track(made[0], made[1])
+                    self.gm_lane_parts.append(made[2])
+                self._lane_parts[key] = made[0] if made is not None else None
+            part = self._lane_parts[key]
+        return part
 
     def whole_source_of(self, part: SSAValue) -> SSAValue | None:
         """The whole value whose lane part (`lane_part`) `part` is, or None."""
@@ -252,7 +267,7 @@ class SplitLowering:
             if partner is not None:
                 if v.type.rank <= partner.dim or v.type.get_shape()[partner.dim] != partner.full:
                     continue  # a broadcast operand (or a shape verify reports)
-                part = self.lane_part(v, partner.dim, partner.step)
+                part = self.lane_part(v, partner.dim, partner.step, through_gm=True)
                 if part is None:
                     raise whole_operand_error(op, v, partner.dim, partner.step)
             else:
@@ -261,10 +276,11 @@ class SplitLowering:
                 d = self.free_axes.get(v, self.dim)
                 if v.type.rank <= d or v.type.get_shape()[d] in (1, DYNAMIC):
                     continue
-                part = self.lane_part(v, d, self.step_for(v.type.get_shape()[d]))
+                step = self.step_for(v.type.get_shape()[d])
+                part = self.lane_part(v, d, step)  # a store with no lane slice: `_store_whole_once` (one writer)
                 if part is None:
                     if isinstance(op, StoreOp) and not self.cross_lane:
-                        check_whole_store(op, v, d, self.step_for(v.type.get_shape()[d]))
+                        check_whole_store(op, v, d, step)
                     continue  # on the AUTO path `_store_whole_once` gives the store one writer
             op.operands[i] = part
 
@@ -572,7 +588,7 @@ class SplitLowering:
                 continue
             if info is None or y in self.tracked or y.type != info.orig_type:
                 continue
-            part = self.lane_part(y, info.dim, info.step)
+            part = self.lane_part(y, info.dim, info.step, through_gm=True)
             if part is None:
                 raise whole_operand_error(term, y, info.dim, info.step)
             term.operands[j] = part
@@ -637,7 +653,7 @@ class SplitLowering:
                     if self.keeps_whole and (part := self._singleton_part(v, partner)) is not None:
                         b.last_op.operands[i] = part  # type: ignore[union-attr]  # a whole singleton meets a singleton shard
                     elif self.is_whole(v) and isinstance(v.type, TileType) and v.type == partner.orig_type:
-                        part = self.lane_part(v, partner.dim, partner.step)
+                        part = self.lane_part(v, partner.dim, partner.step, through_gm=True)
                         if part is None:
                             raise whole_operand_error(b.last_op, v, partner.dim, partner.step)  # type: ignore[arg-type]
                         b.last_op.operands[i] = part  # type: ignore[union-attr]
@@ -694,6 +710,13 @@ class SplitLowering:
                 "split function), or keep the op off the split data",
                 op=op,
             ) from None
+
+
+def _carried_whole(v: SSAValue) -> bool:
+    """Whether `v` is the block argument of a loop that carries it whole (`_carry_whole_inits`: an init with no
+    slice lane part).  Its lane part is not taken through GM inside the body: the body would then yield a per-lane
+    value where the loop carries a whole one (refused as a whole value meeting per-lane data, as before)."""
+    return isinstance(v, BlockArgument) and isinstance(v.owner.parent_op(), (scf.ForOp, scf.WhileOp))
 
 
 def first_lane_only(op: Operation, is_lane0: SSAValue) -> scf.IfOp:

@@ -307,7 +307,9 @@ class LowerAutoVectorSplitPass(ModulePass):
         combines = len(chosen.lw.cross_lane_combines)
         if combines:
             facts.update(cross_lane_combines=combines, combines=chosen.lw.cross_lane_combines)
-        if combines and self.split_policy == "pays" and can_fall_back and not self._pays(run, chosen, facts):
+        if chosen.lw.gm_lane_parts:
+            facts.update(gm_lane_parts=chosen.lw.gm_lane_parts)
+        if (combines or chosen.lw.gm_lane_parts) and self.split_policy == "pays" and can_fall_back and not self._pays(run, chosen, facts):
             self._report(run.current, f"is compiled unsplit: {facts['pays']['why']}", "kept-unsplit",
                          requested=requested, **facts)
             return
@@ -330,7 +332,7 @@ class LowerAutoVectorSplitPass(ModulePass):
         unsplit = run.pristine.clone()
         set_split_mode(unsplit, "none")
         unsplit_time = self._time(run, unsplit, "whether the split pays")
-        verdict = split_pays(split_time, unsplit_time, len(chosen.lw.cross_lane_combines))
+        verdict = split_pays(split_time, unsplit_time, len(chosen.lw.cross_lane_combines), len(chosen.lw.gm_lane_parts))
         facts["pays"] = {"split": split_time, "unsplit": unsplit_time, "keep_split": verdict.keep_split,
                          "why": verdict.why}
         run.put(chosen.form if verdict.keep_split else unsplit)

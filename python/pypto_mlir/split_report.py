@@ -11,7 +11,9 @@ which hazards a fence closes). Per kernel:
   `regions`) and the lane stride; for `#pto.split<auto>` the `axis` chosen, why, each axis's modelled makespan
   and why a refused axis does not split (`refused`); for a split with reductions over the split axis,
   `cross_lane_combines` (the number of GM workspace round trips the split added, one per such reduction and run
-  of it; absent when 0), `combines` (each one's op, combine, method, workspace, barriers) and, when compared,
+  of it; absent when 0), `combines` (each one's op, combine, method, workspace, barriers), `gm_lane_parts` (each
+  whole value whose lane part the split takes through a GM workspace: value, split dim, workspace, in a loop;
+  absent when none) and, when compared,
   `pays` (the modelled makespans split and unsplit, and the verdict);
 - `values`: the lane status of each named value of the lowered kernel: `halved` (a vector tile cut to one lane's
   part of the split axis), `whole` (the same full vector tile on both lanes), `per lane` (a scalar or index that
@@ -390,6 +392,14 @@ def _kernel_text(k: dict) -> list[str]:
             out.append(
                 f"  {combined}: {c['value']} = {c['op']} over the split axis (dim {c['split_dim']}), "
                 f"{how}, {c['barriers']} lane barrier(s){fill}{loop}"
+            )
+        takes = "takes" if ls["decision"] == "lane-split" else "would take"
+        for p in ls.get("gm_lane_parts", []):
+            loop = " (in a loop: once per iteration)" if p["in_loop"] else ""
+            out.append(
+                f"  the split {takes} the lane part of {p['value']} (whole on both lanes, an odd split extent on dim "
+                f"{p['split_dim']}) through a {p['workspace']} GM workspace: each lane stores it to its row and loads "
+                f"its window{loop}"
             )
         out.extend(_choice_text(ls))
     if "values" in k:

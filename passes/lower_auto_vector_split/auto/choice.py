@@ -11,7 +11,8 @@ rules, each in one function here:
   combines, `up_down` on a tie (an `up_down` lane half of a row-major tensor is one contiguous block of GM, a
   `left_right` half is a strided one).
 - `split_pays`: a split that needs extra cross-lane work (`SplitLowering.cross_lane_combines` > 0: workspace round
-  trips that combine the lanes' partial results) is kept only when its modelled makespan is not above the unsplit
+  trips that combine the lanes' partial results; or `SplitLowering.gm_lane_parts` > 0: a whole value's lane part
+  through a workspace, `patterns/gm_lane_part.py`) is kept only when its modelled makespan is not above the unsplit
   form's (a tie keeps the split); when the model cannot time either form, the split is kept.  The pass asks only
   under the default policy `split-policy=pays` and `fallback=unsplit`: under `fallback=error` the split is a
   contract and `split-policy=always` splits whatever it costs.
@@ -96,10 +97,14 @@ class PaysVerdict:
     why: str
 
 
-def split_pays(split: int | str, unsplit: int | str, combines: int) -> PaysVerdict:
-    """Whether a split that needs `combines` cross-lane combines is kept, given the modelled makespans of the
-    split and the unsplit forms (a string: why that form could not be timed)."""
-    work = f"the split needs {combines} cross-lane combine{'s' if combines != 1 else ''}"
+def split_pays(split: int | str, unsplit: int | str, combines: int, lane_parts: int = 0) -> PaysVerdict:
+    """Whether a split that needs `combines` cross-lane combines and `lane_parts` lane parts through a GM
+    workspace (`patterns/gm_lane_part.py`) is kept, given the modelled makespans of the split and the unsplit
+    forms (a string: why that form could not be timed)."""
+    needs = [f"{combines} cross-lane combine{'s' if combines != 1 else ''}"] if combines or not lane_parts else []
+    if lane_parts:
+        needs.append(f"{lane_parts} lane part{'s' if lane_parts != 1 else ''} through GM")
+    work = f"the split needs {' and '.join(needs)}"
     if isinstance(split, str) or isinstance(unsplit, str):
         reason = split if isinstance(split, str) else unsplit
         return PaysVerdict(True, f"{work} and the model cannot time the kernel ({reason}): split")

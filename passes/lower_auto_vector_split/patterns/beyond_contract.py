@@ -178,7 +178,13 @@ class GatherRowHalving(_SplitPattern):
 
 
 class TileGetHalving(_SplitPattern):
-    """`pto.tile_get`: each lane reads its half of the window, offset by `subblock_idx * step` (as a load)."""
+    """`pto.tile_get`: each lane reads its half of the window, offset by `subblock_idx * step` (as a load).
+
+    An odd split extent has no such lane window: a `tile_get` result is fully valid (it has no valid operand, unlike
+    `pto.load`), so lane 1's box `ceil(B/2)` at `step` would read past the window.  On the AUTO path the `tile_get`
+    then reads the window whole on both lanes (the same cells, read twice) and its result is a whole value: where
+    it meets per-lane data, the consumer takes its lane part (`SplitLowering.lane_part`, through a GM workspace for
+    the odd box: `gm_lane_part.py`).  A `split_aiv_scope` region keeps the refusal."""
 
     OPS = (TileGetOp,)
 
@@ -190,6 +196,9 @@ class TileGetHalving(_SplitPattern):
         d = lw.dim
         box = t.get_shape()[d] if t.rank >= 2 and t.rank > d else 1
         if box not in (1, DYNAMIC) and box % 2 and lw.lane_stride is None:
+            if lw.cross_lane:
+                lw.whole.add(op.result)
+                return
             raise PtoError(
                 f"{PASS}: pto.tile_get reads an odd split extent ({box}); the two lanes' windows would overlap. "
                 "Read an even extent",

@@ -155,7 +155,7 @@ REJECTED = _auto_rejections()
 # The twins ExpandMixedKernel refuses whatever the split (the same kernel written unsplit is refused with the same
 # error), with the start of that error; any other refusal of a twin fails the test.
 EMK_REFUSES_TWIN = {
-    "lit_tests/lower_auto_vector_split/errors.mlir#11": (
+    "lit_tests/lower_auto_vector_split/errors.mlir#10": (
         "AIC function 'reshape_track_dynamic_aic' uses cross-core tile ops with non-static tile size"
     ),
 }

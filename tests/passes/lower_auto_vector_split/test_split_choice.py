@@ -99,6 +99,8 @@ def test_a_split_with_combines_is_kept_unless_the_unsplit_form_is_faster():
     kept = split_pays("its run in the interpreter fails (X)", 300, 1)
     assert kept.keep_split and "cannot time the kernel (its run in the interpreter fails (X))" in kept.why
     assert split_pays(500, 300, 2).why == "the split needs 2 cross-lane combines and is slower: modelled 500 cycles split, 300 unsplit"
+    assert split_pays(500, 300, 0, 1).why == "the split needs 1 lane part through GM and is slower: modelled 500 cycles split, 300 unsplit"
+    assert split_pays(200, 300, 1, 2).why.startswith("the split needs 1 cross-lane combine and 2 lane parts through GM and still pays")
 
 
 # -- the pass, with a fake model -------------------------------------------------------------------------------
@@ -193,6 +195,33 @@ def test_a_real_cross_lane_reduction_is_weighed(spans, kept):
     f, d = run(SUM_COLS, model)
     assert split_mode_of(f) == kept and model.asked == ["up_down", "unsplit"]
     assert d.facts["cross_lane_combines"] == 1 and d.facts["combines"][0]["op"] == "pto.col_sum"
+
+
+ODD_TILE_GET = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @k(%qk: !pto.tile<15x32xf32, acc>, %x: !pto.tensor<15x32xf32>, %out: !pto.tensor<15x32xf32> {pto.out})
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %v = pto.move %qk : !pto.tile<15x32xf32, acc> -> !pto.tile<15x32xf32, vec>
+    %c0 = arith.constant 0 : index
+    %g = pto.tile_get %x[0, 0] from %c0 : !pto.tensor<15x32xf32> -> !pto.tile<15x32xf32, vec>
+    %a = pto.add %v, %g : !pto.tile<15x32xf32, vec>
+    %o = pto.store %a, %out[0, 0] : !pto.tile<15x32xf32, vec>, !pto.tensor<15x32xf32>
+    func.return
+  }
+}
+"""
+"""An odd tile_get meeting per-lane rows: its lane part goes through a GM workspace (gm_lane_part.py)."""
+
+
+@pytest.mark.parametrize("spans,kept", [({"up_down": 900, "unsplit": 700}, "none"), ({"up_down": 600, "unsplit": 700}, "up_down")])
+def test_a_lane_part_through_gm_is_weighed(spans, kept):
+    """A whole value's lane part through a GM workspace is extra work as a combine is: the model is asked, and
+    the report lists it."""
+    model = FakeModel(spans)
+    f, d = run(ODD_TILE_GET, model)
+    assert split_mode_of(f) == kept and model.asked == ["up_down", "unsplit"]
+    assert "cross_lane_combines" not in d.facts
+    assert d.facts["gm_lane_parts"] == [{"value": "%g", "split_dim": 0, "workspace": "[2, 16, 32]", "in_loop": False}]
+    assert "1 lane part through GM" in d.facts["pays"]["why"]
 
 
 def test_the_default_model_keeps_a_small_column_sum_unsplit():
