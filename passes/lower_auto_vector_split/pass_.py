@@ -27,7 +27,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from pypto_mlir.diagnostics import PtoError, emit_remark
@@ -44,6 +44,7 @@ from .auto.choice import SPLIT_POLICIES, SplitCostModel, choose_axis, missing_mo
 from .auto.full_width import full_width_chains
 from .auto.generator_axes import generator_axes
 from .auto.lane_stride import scan_lane_stride
+from .auto.whole_retry import RootKey, halves_something, next_root, resolve
 from .lowering import SplitLowering, inject_subblock_idx
 from .patterns.base import PASS
 from .patterns.boundaries import carry_unplaceable_shards_whole
@@ -80,13 +81,14 @@ def check_no_scope(f: func.FuncOp, mode: str) -> None:
             )
 
 
-def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
-    """The AUTO path on one eligible function (in place); returns the lowering state (for tests)."""
+def lower_auto_function(f: func.FuncOp, mode: str, whole_roots: tuple[SSAValue, ...] = ()) -> SplitLowering:
+    """The AUTO path on one eligible function (in place); returns the lowering state (for tests).  `whole_roots`:
+    values of `f` whose producers run whole on both lanes (`auto/whole_retry.py`)."""
     check_no_scope(f, mode)
     block = f.body.block
     idx = inject_subblock_idx(block, f)
     dim = split_dim_of(mode)
-    full_width = full_width_chains(f, dim)
+    full_width = full_width_chains(f, dim, whole_roots)
     stride = scan_lane_stride(f, dim, full_width)
     lw = SplitLowering(
         mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width,
@@ -336,20 +338,33 @@ class LowerAutoVectorSplitPass(ModulePass):
 
     def _attempt(self, run: _AutoRun, axis: str, first: bool) -> _Attempt:
         """Lower a fresh copy of the kernel as written on `axis` (the kernel itself for the first attempt), in
-        the module; the lowered function, or the error that stopped it."""
-        trial = run.current if first else run.pristine.clone()
-        run.put(trial)
-        set_split_mode(trial, axis)
-        as_written = dict(zip(trial.walk(), run.pristine.walk()))
-        skip = frozenset(op for op in trial.walk() if isinstance(op, TRANSFERS))
-        try:
-            lw = lower_auto_function(trial, axis)
-            check_split_codes(trial, skip=skip)
-        except PtoError as e:
-            if _is_internal(e) or skip:
-                raise
-            return _Attempt(axis, trial, None, e, as_written)  # type: ignore[arg-type]
-        return _Attempt(axis, trial, lw, None, as_written)
+        the module; the lowered function, or the error that stopped it.  A refusal that a value computed whole
+        would remove (`LaneMismatch`) lowers a fresh copy again with that value's producers whole
+        (`auto/whole_retry.py`); when no such lowering succeeds, or the one that does halves no vector value, the
+        first refusal stands."""
+        roots: list[RootKey] = []
+        refused: _Attempt | None = None
+        while True:
+            trial = run.current if first and not roots else run.pristine.clone()
+            run.put(trial)
+            set_split_mode(trial, axis)
+            as_written = dict(zip(trial.walk(), run.pristine.walk()))
+            skip = frozenset(op for op in trial.walk() if isinstance(op, TRANSFERS))
+            try:
+                lw = lower_auto_function(trial, axis, *((resolve(roots, trial),) if roots else ()))
+                check_split_codes(trial, skip=skip)
+            except PtoError as e:
+                if _is_internal(e) or skip:
+                    raise
+                refused = refused or _Attempt(axis, trial, None, e, as_written)  # type: ignore[arg-type]
+                root = next_root(e, axis, as_written, run.pristine, roots)
+                if root is None:
+                    return refused
+                roots.append(root)
+                continue
+            if roots and not halves_something(lw):
+                return refused  # type: ignore[return-value]  # everything whole: the unsplit kernel, not a split
+            return _Attempt(axis, trial, lw, None, as_written)
 
     def _time(self, run: _AutoRun, form: func.FuncOp, what: str) -> int | str:
         """The modelled makespan of the kernel in the form `form` (put in the module for the question)."""

@@ -140,9 +140,21 @@ def _runs_whole(chain: set[SSAValue]) -> bool:
     )
 
 
-def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
-    """The vector values (and C->V move results) of `f` to keep at full width; see the module docstring."""
+def whole_chain(root: SSAValue) -> set[SSAValue] | None:
+    """The producer chain of `root` that runs whole on both lanes when `root` is kept whole (back to loads, C->V
+    boundaries and generators, through scf.for / scf.if, reshapes and transposes); None when one producer cannot
+    run whole (a vec parameter, an scf.while, a region op, a hand-written transfer).  A root of
+    `auto/whole_retry.py`."""
+    chain = _backward_chain(root, None, through_axis_movers=True)
+    return chain if chain is not None and _runs_whole(chain) else None
+
+
+def full_width_chains(f: FuncOp, dim: int, roots: tuple[SSAValue, ...] = ()) -> set[SSAValue]:
+    """The vector values (and C->V move results) of `f` to keep at full width; see the module docstring.  `roots`:
+    values kept whole besides (`whole_chain` of each; `auto/whole_retry.py`)."""
     keep: set[SSAValue] = set()
+    for root in roots:
+        keep |= whole_chain(root) or set()
     for op in f.body.walk():
         if is_boundary_move(op) and move_direction(op) is PipeDirection.V2C and gather_unplaceable(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=False)
@@ -161,7 +173,7 @@ def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
     return keep
 
 
-def _backward_chain(root: SSAValue, sink: Operation, through_axis_movers: bool) -> set[SSAValue] | None:
+def _backward_chain(root: SSAValue, sink: Operation | None, through_axis_movers: bool) -> set[SSAValue] | None:
     chain: set[SSAValue] = set()
     work = [root]
     while work:
@@ -210,4 +222,4 @@ def _carry(chain: set[SSAValue], work: list[SSAValue], loop: scf.ForOp, i: int) 
     work.append(loop.body.block.last_op.operands[i])  # type: ignore[union-attr]
 
 
-__all__ = ["full_width_chains", "gather_unplaceable", "reshape_unsplittable", "slice_needs_whole_source"]
+__all__ = ["full_width_chains", "gather_unplaceable", "reshape_unsplittable", "slice_needs_whole_source", "whole_chain"]
