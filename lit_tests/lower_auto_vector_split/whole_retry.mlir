@@ -1,5 +1,6 @@
 // RUN: pypto-opt %s '--lower-auto-vector-split{fallback=error split-policy=always}' | filecheck %s
 // RUN: pypto-run --quiet --check-pipeline 'lower-auto-vector-split{fallback=error split-policy=always},expand-mixed-kernel' %s
+// RUN: pypto-opt %s '--lower-auto-vector-split{fallback=error split-policy=always report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 // RUN: sed 's/a2a3/a5/' %s > %t.a5.mlir
 // RUN: pypto-opt %t.a5.mlir '--lower-auto-vector-split{fallback=error split-policy=always}' | filecheck %s
 // RUN: pypto-run --quiet --check-pipeline 'lower-auto-vector-split{fallback=error split-policy=always},expand-mixed-kernel' %t.a5.mlir
@@ -10,7 +11,13 @@
 // take its lane part on the axis of the data they meet.  Every function is executed before and after the split
 // (both branches of each scf.if: @main calls it with true and false), on both targets; the split IR is the same on
 // both (one prefix).  split-policy=always: the split is what is shown, not the timing model's choice.  What is
-// still refused (a value that cannot be computed whole): transpose_axis_errors.mlir.
+// still refused (a value that cannot be computed whole): transpose_axis_errors.mlir.  The report (report=true)
+// says how many values each kernel computes whole.
+// REPORT: remark: LowerAutoVectorSplit report: kernel 'if_axes_reshape' is lane-split left_right (box partition), 1 value(s) computed whole on both lanes where per-lane values met another axis or width
+// REPORT: remark: LowerAutoVectorSplit report: kernel 'meet_add' is lane-split up_down (box partition), 1 value(s) computed whole on both lanes where per-lane values met another axis or width
+// REPORT: remark: LowerAutoVectorSplit report: kernel 'if_transpose' is lane-split up_down (box partition), 1 value(s) computed whole on both lanes where per-lane values met another axis or width
+// REPORT: remark: LowerAutoVectorSplit report: kernel 'row_expand_moved' is lane-split left_right (box partition), 1 value(s) computed whole on both lanes where per-lane values met another axis or width
+// REPORT: remark: LowerAutoVectorSplit report: kernel 'if_axes_odd' is lane-split left_right (box partition), 1 value(s) computed whole on both lanes where per-lane values met another axis or width
 builtin.module attributes {pto.target = #pto.target<a2a3>} {
   // Class 2: the then branch keeps the split axis (dim 1, left_right); the else branch moves it with a reshape
   // round trip through a flat row ([8, 16] -> [1, 128] -> [8, 16]: lane l's 64 flat cells are rows 4l..4l+3, so
@@ -124,9 +131,44 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %o = pto.store %y, %out[0, 0] : !pto.tile<16x16xf32, vec>, !pto.tensor<16x16xf32>
     func.return %o : !pto.tensor<16x16xf32>
   }
+  // Class 2 on an odd split axis (31 columns, left_right): the else branch keeps the split axis, the then branch
+  // moves it to rows with the reshape round trip.  Kept whole first, the then branch has no column lane part (an
+  // odd box: lane 1's 15 columns at column 16 pass the box), so the search backtracks and keeps the else branch
+  // whole instead: it yields its row lane part (16 even rows), and the result is stored by rows.
+  // CHECK-LABEL: func.func @if_axes_odd
+  // CHECK:       %m = scf.if %c -> (!pto.tile<8x31xf32, vec>) {
+  // CHECK:         %sum = pto.add %rows, %b_1 : !pto.tile<8x31xf32, vec>
+  // CHECK-NEXT:    scf.yield %sum : !pto.tile<8x31xf32, vec>
+  // CHECK:       } else {
+  // CHECK-NEXT:    %a = pto.move %z : !pto.tile<16x31xf32, acc> -> !pto.tile<16x31xf32, vec>
+  // CHECK-NEXT:    %[[PART:.*]] = pto.slice %a[%[[OFF:.*]], 0] : !pto.tile<16x31xf32, vec> -> !pto.tile<8x31xf32, vec>
+  // CHECK-NEXT:    scf.yield %[[PART]] : !pto.tile<8x31xf32, vec>
+  // CHECK:       pto.store %m, %out[%[[OFF]], 0] : !pto.tile<8x31xf32, vec>, !pto.tensor<16x31xf32>
+  func.func @if_axes_odd(%x: !pto.tensor<16x16xbf16>, %w: !pto.tensor<16x31xbf16>, %c: i1, %out: !pto.tensor<16x31xf32> {pto.out}) -> !pto.tensor<16x31xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<left_right>} {
+    %xm = pto.load %x[0, 0] : !pto.tensor<16x16xbf16> -> !pto.tile<16x16xbf16, mat>
+    %xl = pto.move %xm : !pto.tile<16x16xbf16, mat> -> !pto.tile<16x16xbf16, left>
+    %wm = pto.load %w[0, 0] : !pto.tensor<16x31xbf16> -> !pto.tile<16x31xbf16, mat>
+    %wr = pto.move %wm : !pto.tile<16x31xbf16, mat> -> !pto.tile<16x31xbf16, right>
+    %z = pto.matmul %xl, %wr : !pto.tile<16x16xbf16, left>, !pto.tile<16x31xbf16, right> -> !pto.tile<16x31xf32, acc>
+    %half = arith.constant 0.5 : f32
+    %m = scf.if %c -> (!pto.tile<16x31xf32, vec>) {
+      %b = pto.move %z : !pto.tile<16x31xf32, acc> -> !pto.tile<16x31xf32, vec>
+      %flat = pto.reshape %b : !pto.tile<16x31xf32, vec> -> !pto.tile<1x496xf32, vec>
+      %scaled = pto.muls %flat, %half : !pto.tile<1x496xf32, vec>, f32
+      %rows = pto.reshape %scaled : !pto.tile<1x496xf32, vec> -> !pto.tile<16x31xf32, vec>
+      %sum = pto.add %rows, %b : !pto.tile<16x31xf32, vec>
+      scf.yield %sum : !pto.tile<16x31xf32, vec>
+    } else {
+      %a = pto.move %z : !pto.tile<16x31xf32, acc> -> !pto.tile<16x31xf32, vec>
+      scf.yield %a : !pto.tile<16x31xf32, vec>
+    }
+    %o = pto.store %m, %out[0, 0] : !pto.tile<16x31xf32, vec>, !pto.tensor<16x31xf32>
+    func.return %o : !pto.tensor<16x31xf32>
+  }
   // CHECK-LABEL: func.func @main
-  func.func @main(%x: !pto.tensor<8x16xbf16>, %w: !pto.tensor<16x16xbf16>, %x16: !pto.tensor<16x16xbf16>, %scale: !pto.tensor<16x1xf32>)
-      -> (!pto.tensor<8x16xf32>, !pto.tensor<8x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>)
+  func.func @main(%x: !pto.tensor<8x16xbf16>, %w: !pto.tensor<16x16xbf16>, %x16: !pto.tensor<16x16xbf16>, %scale: !pto.tensor<16x1xf32>, %w31: !pto.tensor<16x31xbf16>)
+      -> (!pto.tensor<8x16xf32>, !pto.tensor<8x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x31xf32>, !pto.tensor<16x31xf32>)
       attributes {pto.kind = #pto.kind<orchestration>} {
     %t = arith.constant true
     %f = arith.constant false
@@ -142,6 +184,10 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
     %r4 = func.call @if_transpose(%x16, %w, %t, %o4) : (!pto.tensor<16x16xbf16>, !pto.tensor<16x16xbf16>, i1, !pto.tensor<16x16xf32>) -> !pto.tensor<16x16xf32>
     %r5 = func.call @if_transpose(%x16, %w, %f, %o5) : (!pto.tensor<16x16xbf16>, !pto.tensor<16x16xbf16>, i1, !pto.tensor<16x16xf32>) -> !pto.tensor<16x16xf32>
     %r6 = func.call @row_expand_moved(%x16, %w, %scale, %o6) : (!pto.tensor<16x16xbf16>, !pto.tensor<16x16xbf16>, !pto.tensor<16x1xf32>, !pto.tensor<16x16xf32>) -> !pto.tensor<16x16xf32>
-    func.return %r1, %r2, %r3, %r4, %r5, %r6 : !pto.tensor<8x16xf32>, !pto.tensor<8x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>
+    %o7 = pto.create_tensor : !pto.tensor<16x31xf32>
+    %o8 = pto.create_tensor : !pto.tensor<16x31xf32>
+    %r7 = func.call @if_axes_odd(%x16, %w31, %t, %o7) : (!pto.tensor<16x16xbf16>, !pto.tensor<16x31xbf16>, i1, !pto.tensor<16x31xf32>) -> !pto.tensor<16x31xf32>
+    %r8 = func.call @if_axes_odd(%x16, %w31, %f, %o8) : (!pto.tensor<16x16xbf16>, !pto.tensor<16x31xbf16>, i1, !pto.tensor<16x31xf32>) -> !pto.tensor<16x31xf32>
+    func.return %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8 : !pto.tensor<8x16xf32>, !pto.tensor<8x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x16xf32>, !pto.tensor<16x31xf32>, !pto.tensor<16x31xf32>
   }
 }

@@ -44,7 +44,7 @@ from .auto.choice import SPLIT_POLICIES, SplitCostModel, choose_axis, missing_mo
 from .auto.full_width import full_width_chains
 from .auto.generator_axes import generator_axes
 from .auto.lane_stride import scan_lane_stride
-from .auto.whole_retry import RootKey, halves_something, next_root, resolve
+from .auto.whole_retry import MAX_LOWERINGS, RootKey, halves_something, resolve, whole_candidates
 from .lowering import SplitLowering, inject_subblock_idx
 from .patterns.base import PASS
 from .patterns.boundaries import carry_unplaceable_shards_whole
@@ -166,6 +166,8 @@ class _Attempt:
     lw: SplitLowering
     error: PtoError | None
     as_written: dict[Operation, Operation]
+    kept_whole: int = 0
+    """how many values this lowering kept whole where per-lane values met another axis or width (whole_retry.py)."""
 
 
 class _AutoRun:
@@ -316,6 +318,10 @@ class LowerAutoVectorSplitPass(ModulePass):
         # `cross_lane_combines`: the workspace round trips the split added (one per reduction over the split axis,
         # per execution of it); absent when there are none, so the reports of kernels without one do not change.
         across = f", {combines} reduction(s) combined across the lanes" if combines else ""
+        if chosen.kept_whole:  # absent otherwise, so the reports of other kernels do not change
+            facts["kept_whole"] = chosen.kept_whole
+            across += (f", {chosen.kept_whole} value(s) computed whole on both lanes where per-lane values met "
+                       "another axis or width")
         why = f"; axis {mode}: {facts['axis']['why']}" if "axis" in facts else ""
         pays = f"; {facts['pays']['why']}" if "pays" in facts else ""
         self._report(chosen.form, f"is lane-split {mode}{stride}{across}{why}{pays}", "lane-split", mode=mode,
@@ -339,13 +345,20 @@ class LowerAutoVectorSplitPass(ModulePass):
     def _attempt(self, run: _AutoRun, axis: str, first: bool) -> _Attempt:
         """Lower a fresh copy of the kernel as written on `axis` (the kernel itself for the first attempt), in
         the module; the lowered function, or the error that stopped it.  A refusal that a value computed whole
-        would remove (`LaneMismatch`) lowers a fresh copy again with that value's producers whole
-        (`auto/whole_retry.py`); when no such lowering succeeds, or the one that does halves no vector value, the
-        first refusal stands."""
-        roots: list[RootKey] = []
+        would remove (`LaneMismatch`) lowers fresh copies again with such values' producers whole, trying the
+        values it names depth first (`auto/whole_retry.py`, at most `MAX_LOWERINGS` lowerings); when none
+        succeeds while still halving some vector value, the first refusal stands."""
         refused: _Attempt | None = None
-        while True:
-            trial = run.current if first and not roots else run.pristine.clone()
+        todo: list[list[RootKey]] = [[]]
+        seen: set[frozenset[RootKey]] = set()
+        lowerings = 0
+        while todo and lowerings < MAX_LOWERINGS:
+            roots = todo.pop()
+            if frozenset(roots) in seen:
+                continue
+            seen.add(frozenset(roots))
+            lowerings += 1
+            trial = run.current if first and refused is None else run.pristine.clone()
             run.put(trial)
             set_split_mode(trial, axis)
             as_written = dict(zip(trial.walk(), run.pristine.walk()))
@@ -357,14 +370,14 @@ class LowerAutoVectorSplitPass(ModulePass):
                 if _is_internal(e) or skip:
                     raise
                 refused = refused or _Attempt(axis, trial, None, e, as_written)  # type: ignore[arg-type]
-                root = next_root(e, axis, as_written, run.pristine, roots)
-                if root is None:
-                    return refused
-                roots.append(root)
+                more = whole_candidates(e, axis, as_written, run.pristine, roots)
+                todo.extend(roots + [k] for k in reversed(more))  # the first candidate is tried first
                 continue
             if roots and not halves_something(lw):
-                return refused  # type: ignore[return-value]  # everything whole: the unsplit kernel, not a split
-            return _Attempt(axis, trial, lw, None, as_written)
+                continue  # everything whole: the unsplit kernel run twice, not a split
+            return _Attempt(axis, trial, lw, None, as_written, len(roots))
+        assert refused is not None and refused.error is not None
+        return refused
 
     def _time(self, run: _AutoRun, form: func.FuncOp, what: str) -> int | str:
         """The modelled makespan of the kernel in the form `form` (put in the module for the question)."""

@@ -11,9 +11,10 @@ Any vector value can instead be computed whole on both lanes, the unsplit progra
 and transposes); its users then take its lane part on the axis of the per-lane data they meet (`lane_part`, a
 window of one tile), or stay whole.  So the kernel is lowered again, from the copy as written, with the chain of
 one of those values kept whole — a value split on another axis than the function's first (its users then meet it
-on the function's axis), else the others in order.  Each retry adds one root; a root whose chain cannot run whole,
-or that cannot be found in the kernel as written (a value the lowering created), is skipped; after `MAX_ROOTS`
-roots, or when no root is left, the first refusal stands.
+on the function's axis), else the others in order.  A lowering refused again adds a root named by its own refusal;
+the search is depth first over these root sets (`pass_._attempt`): a value whose chain cannot run whole, or that
+cannot be found in the kernel as written (a value the lowering created), is skipped; after `MAX_LOWERINGS`
+lowerings, or when no root set is left, the first refusal stands.
 
 Soundness: both lanes computing a value whole compute exactly the unsplit kernel's value (the same loads, the
 same boundary tiles, the same generators), so every lane part taken of it holds the cells a halved producer would
@@ -39,7 +40,10 @@ from ..patterns.base import LaneMismatch
 from .full_width import whole_chain
 
 MAX_ROOTS = 4
-"""The most values one kernel is lowered again with kept whole (each is one more lowering of the kernel)."""
+"""The most values one lowering keeps whole."""
+
+MAX_LOWERINGS = 8
+"""The most lowerings of one kernel on one axis (the first, and the retries with values kept whole)."""
 
 
 @dataclass(frozen=True)
@@ -98,23 +102,25 @@ def _rebuilt_key(v: OpResult, index: dict[Operation, int]) -> RootKey | None:
     return found[0] if len(found) == 1 else None
 
 
-def next_root(
+def whole_candidates(
     e: Exception, mode: str, as_written: dict[Operation, Operation], pristine: func.FuncOp, taken: list[RootKey]
-) -> RootKey | None:
-    """The value whose producers to keep whole in the next lowering of the kernel refused with `e`, or None (no
-    retry: `e` is not a `LaneMismatch`, `MAX_ROOTS` are taken, or no value it names can run whole)."""
+) -> list[RootKey]:
+    """The values whose producers to keep whole, each in a next lowering of the kernel refused with `e` (with the
+    roots `taken` already whole), best first: none when `e` is not a `LaneMismatch` or `MAX_ROOTS` are taken, else
+    the values it names that can run whole, those split on another axis than the function's first."""
     if not isinstance(e, LaneMismatch) or len(taken) >= MAX_ROOTS:
-        return None
+        return []
     dim = split_dim_of(mode)
     ops = list(pristine.walk())
     index = {op: i for i, op in enumerate(ops)}
+    found: list[RootKey] = []
     for v, _ in sorted(e.wholes, key=lambda w: w[1] == dim):  # another axis than the function's first
         key = _key_of(v, as_written, index)
-        if key is None or key in taken:
+        if key is None or key in taken or key in found:
             continue
         if whole_chain(key.value(ops)) is not None:
-            return key
-    return None
+            found.append(key)
+    return found
 
 
 def halves_something(lw: SplitLowering) -> bool:
@@ -124,4 +130,4 @@ def halves_something(lw: SplitLowering) -> bool:
     return any(isinstance(v.type, TileType) and v.type.space == "vec" for v in lw.tracked)
 
 
-__all__ = ["MAX_ROOTS", "RootKey", "halves_something", "next_root", "resolve"]
+__all__ = ["MAX_LOWERINGS", "MAX_ROOTS", "RootKey", "halves_something", "resolve", "whole_candidates"]
