@@ -12,7 +12,8 @@ which hazards a fence closes). Per kernel:
   and why a refused axis does not split (`refused`); for a split with reductions over the split axis,
   `cross_lane_combines` (the number of GM workspace round trips the split added, one per such reduction and run
   of it; absent when 0), `combines` (each one's op, combine, method, workspace, barriers) and, when compared,
-  `pays` (the modelled makespans split and unsplit, and the verdict);
+  `pays` (the modelled makespans split and unsplit, and the verdict); `kept_whole` (how many values the split
+  computes whole on both lanes where per-lane values met another axis or width; absent when 0);
 - `values`: the lane status of each named value of the lowered kernel: `halved` (a vector tile cut to one lane's
   part of the split axis), `whole` (the same full vector tile on both lanes), `per lane` (a scalar or index that
   differs between the lanes: the lane id and the offsets computed from it; unnamed ones are listed by op),
