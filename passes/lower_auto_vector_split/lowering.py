@@ -68,7 +68,8 @@ from pypto_mlir.passes.analysis.split_axis import (
     halved_tile_type,
 )
 from .patterns.base import (
-    PASS, _SplitPattern, _name, _window_step, check_same_axis, lane_part_problem, whole_operand_error,
+    PASS, LaneMismatch, _SplitPattern, _name, _window_step, check_same_axis, lane_part_problem,
+    whole_operand_error,
 )
 from .patterns.beyond_contract import beyond_contract_patterns
 from .patterns.boundaries import C2VBoundary, TransferRestamp, V2CBoundary
@@ -655,7 +656,8 @@ class SplitLowering:
                     elif self.is_whole(v) and isinstance(v.type, TileType) and v.type == partner.orig_type:
                         part = self.lane_part(v, partner.dim, partner.step, through_gm=True)
                         if part is None:
-                            raise whole_operand_error(b.last_op, v, partner.dim, partner.step)  # type: ignore[arg-type]
+                            e = whole_operand_error(b.last_op, v, partner.dim, partner.step)  # type: ignore[arg-type]
+                            raise LaneMismatch.of(e, [(w, self.tracked[w].dim) for w in vals if w in self.tracked])
                         b.last_op.operands[i] = part  # type: ignore[union-attr]
                 vals = [b.last_op.operands[i] for b in blocks]  # type: ignore[union-attr]
             types = {v.type for v in vals}
@@ -667,10 +669,11 @@ class SplitLowering:
             check_same_axis(op, f"the branches of this scf.if yield result #{i} as", vals, self.tracked)
             if len(types) != 1 or any(x is None for x in infos):
                 desc = " and ".join(f"{v.type} ({'per-lane half' if v in self.tracked else 'full width'})" for v in vals)
-                raise PtoError(
+                raise LaneMismatch(
                     f"{PASS}: the branches of this scf.if yield result #{i} as {desc}; both branches must yield "
                     "the same width — derive both values from per-lane data or both from full-width data",
-                    op=op,
+                    op,
+                    [(v, info.dim) for v, info in zip(vals, infos) if info is not None],
                 )
             self.track(Rewriter.replace_value_with_new_type(res, vals[0].type), infos[0])  # type: ignore[arg-type]
 
@@ -704,11 +707,12 @@ class SplitLowering:
             else:
                 lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
                 detail = " ".join(lines)[:300] if lines else type(e).__name__
-            raise PtoError(
+            raise LaneMismatch(
                 f"{PASS}: '{op.name}' cannot be halved along the split axis{what}: {detail}. Make every tile "
                 "operand of a vector op derive from the split data (a load, slice or C->V boundary inside the "
                 "split function), or keep the op off the split data",
-                op=op,
+                op,
+                [(v, self.tracked[v].dim) for v in op.operands if v in self.tracked] if fulls else [],
             ) from None
 
 

@@ -27,7 +27,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
 from pypto_mlir.diagnostics import PtoError, emit_remark
@@ -45,6 +45,7 @@ from .auto.full_width import full_width_chains
 from .auto.view_folds import fold_view_chains
 from .auto.generator_axes import generator_axes
 from .auto.lane_stride import scan_lane_stride
+from .auto.whole_retry import MAX_LOWERINGS, RootKey, halves_something, resolve, whole_candidates
 from .lowering import SplitLowering, inject_subblock_idx
 from .patterns.base import PASS
 from .patterns.boundaries import carry_unplaceable_shards_whole
@@ -81,14 +82,16 @@ def check_no_scope(f: func.FuncOp, mode: str) -> None:
             )
 
 
-def lower_auto_function(f: func.FuncOp, mode: str) -> SplitLowering:
-    """The AUTO path on one eligible function (in place); returns the lowering state (for tests)."""
+def lower_auto_function(f: func.FuncOp, mode: str, whole_roots: tuple[SSAValue, ...] = ()) -> SplitLowering:
+    """The AUTO path on one eligible function (in place); returns the lowering state (for tests).  `whole_roots`:
+    values of `f` whose producers run whole on both lanes (`auto/whole_retry.py`)."""
     check_no_scope(f, mode)
     block = f.body.block
     idx = inject_subblock_idx(block, f)
     dim = split_dim_of(mode)
     fold_view_chains(f, dim)
-    full_width = full_width_chains(f, dim)
+    live_roots = tuple(r for r in whole_roots if not (isinstance(r, OpResult) and r.op.parent is None))  # not folded away
+    full_width = full_width_chains(f, dim, live_roots)
     stride = scan_lane_stride(f, dim, full_width)
     lw = SplitLowering(
         mode, idx.result, idx, lane_stride=stride, where=f"'{f.sym_name.data}'", full_width=full_width,
@@ -166,6 +169,8 @@ class _Attempt:
     lw: SplitLowering
     error: PtoError | None
     as_written: dict[Operation, Operation]
+    kept_whole: int = 0
+    """how many values this lowering kept whole where per-lane values met another axis or width (whole_retry.py)."""
 
 
 class _AutoRun:
@@ -318,6 +323,10 @@ class LowerAutoVectorSplitPass(ModulePass):
         # `cross_lane_combines`: the workspace round trips the split added (one per reduction over the split axis,
         # per execution of it); absent when there are none, so the reports of kernels without one do not change.
         across = f", {combines} reduction(s) combined across the lanes" if combines else ""
+        if chosen.kept_whole:  # absent otherwise, so the reports of other kernels do not change
+            facts["kept_whole"] = chosen.kept_whole
+            across += (f", {chosen.kept_whole} value(s) computed whole on both lanes where per-lane values met "
+                       "another axis or width")
         why = f"; axis {mode}: {facts['axis']['why']}" if "axis" in facts else ""
         pays = f"; {facts['pays']['why']}" if "pays" in facts else ""
         self._report(chosen.form, f"is lane-split {mode}{stride}{across}{why}{pays}", "lane-split", mode=mode,
@@ -340,20 +349,40 @@ class LowerAutoVectorSplitPass(ModulePass):
 
     def _attempt(self, run: _AutoRun, axis: str, first: bool) -> _Attempt:
         """Lower a fresh copy of the kernel as written on `axis` (the kernel itself for the first attempt), in
-        the module; the lowered function, or the error that stopped it."""
-        trial = run.current if first else run.pristine.clone()
-        run.put(trial)
-        set_split_mode(trial, axis)
-        as_written = dict(zip(trial.walk(), run.pristine.walk()))
-        skip = frozenset(op for op in trial.walk() if isinstance(op, TRANSFERS))
-        try:
-            lw = lower_auto_function(trial, axis)
-            check_split_codes(trial, skip=skip)
-        except PtoError as e:
-            if _is_internal(e) or skip:
-                raise
-            return _Attempt(axis, trial, None, e, as_written)  # type: ignore[arg-type]
-        return _Attempt(axis, trial, lw, None, as_written)
+        the module; the lowered function, or the error that stopped it.  A refusal that a value computed whole
+        would remove (`LaneMismatch`) lowers fresh copies again with such values' producers whole, trying the
+        values it names depth first (`auto/whole_retry.py`, at most `MAX_LOWERINGS` lowerings); when none
+        succeeds while still halving some vector value, the first refusal stands."""
+        refused: _Attempt | None = None
+        todo: list[list[RootKey]] = [[]]
+        seen: set[frozenset[RootKey]] = set()
+        lowerings = 0
+        while todo and lowerings < MAX_LOWERINGS:
+            roots = todo.pop()
+            if frozenset(roots) in seen:
+                continue
+            seen.add(frozenset(roots))
+            lowerings += 1
+            trial = run.current if first and refused is None else run.pristine.clone()
+            run.put(trial)
+            set_split_mode(trial, axis)
+            as_written = dict(zip(trial.walk(), run.pristine.walk()))
+            skip = frozenset(op for op in trial.walk() if isinstance(op, TRANSFERS))
+            try:
+                lw = lower_auto_function(trial, axis, *((resolve(roots, trial),) if roots else ()))
+                check_split_codes(trial, skip=skip)
+            except PtoError as e:
+                if _is_internal(e) or skip:
+                    raise
+                refused = refused or _Attempt(axis, trial, None, e, as_written)  # type: ignore[arg-type]
+                more = whole_candidates(e, axis, as_written, run.pristine, roots)
+                todo.extend(roots + [k] for k in reversed(more))  # the first candidate is tried first
+                continue
+            if roots and not halves_something(lw):
+                continue  # everything whole: the unsplit kernel run twice, not a split
+            return _Attempt(axis, trial, lw, None, as_written, len(roots))
+        assert refused is not None and refused.error is not None
+        return refused
 
     def _time(self, run: _AutoRun, form: func.FuncOp, what: str) -> int | str:
         """The modelled makespan of the kernel in the form `form` (put in the module for the question)."""

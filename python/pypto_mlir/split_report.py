@@ -14,7 +14,8 @@ which hazards a fence closes). Per kernel:
   of it; absent when 0), `combines` (each one's op, combine, method, workspace, barriers), `gm_lane_parts` (each
   whole value whose lane part the split takes through a GM workspace: value, split dim, workspace, in a loop;
   absent when none) and, when compared,
-  `pays` (the modelled makespans split and unsplit, and the verdict);
+  `pays` (the modelled makespans split and unsplit, and the verdict); `kept_whole` (how many values the split
+  computes whole on both lanes where per-lane values met another axis or width; absent when 0);
 - `values`: the lane status of each named value of the lowered kernel: `halved` (a vector tile cut to one lane's
   part of the split axis), `whole` (the same full vector tile on both lanes), `per lane` (a scalar or index that
   differs between the lanes: the lane id and the offsets computed from it; unnamed ones are listed by op),

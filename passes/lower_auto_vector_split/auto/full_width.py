@@ -182,9 +182,21 @@ def _runs_whole(chain: set[SSAValue]) -> bool:
     )
 
 
-def full_width_chains(f: FuncOp, dim: int) -> set[SSAValue]:
-    """The vector values (and C->V move results) of `f` to keep at full width; see the module docstring."""
+def whole_chain(root: SSAValue) -> set[SSAValue] | None:
+    """The producer chain of `root` that runs whole on both lanes when `root` is kept whole (back to loads, C->V
+    boundaries and generators, through scf.for / scf.if, reshapes and transposes); None when one producer cannot
+    run whole (a vec parameter, an scf.while, a region op, a hand-written transfer).  A root of
+    `auto/whole_retry.py`."""
+    chain = _backward_chain(root, None, through_axis_movers=True)
+    return chain if chain is not None and _runs_whole(chain) else None
+
+
+def full_width_chains(f: FuncOp, dim: int, roots: tuple[SSAValue, ...] = ()) -> set[SSAValue]:
+    """The vector values (and C->V move results) of `f` to keep at full width; see the module docstring.  `roots`:
+    values kept whole besides (`whole_chain` of each; `auto/whole_retry.py`)."""
     keep: set[SSAValue] = set()
+    for root in roots:
+        keep |= whole_chain(root) or set()
     for op in f.body.walk():
         if is_boundary_move(op) and move_direction(op) is PipeDirection.V2C and gather_unplaceable(op, dim):
             chain = _backward_chain(op.operands[0], op, through_axis_movers=False)
@@ -241,7 +253,7 @@ def predicted_split_axis(v: SSAValue, dim: int, depth: int = 0) -> int | None:
 
 
 def _backward_chain(
-    root: SSAValue, sink: Operation, through_axis_movers: bool, singleton_dim: int | None = None
+    root: SSAValue, sink: Operation | None, through_axis_movers: bool, singleton_dim: int | None = None
 ) -> set[SSAValue] | None:
     """The backward slice of `root` to keep whole, or None when it meets what cannot be kept whole.  Axis movers
     (reshape, transpose) stop it unless `through_axis_movers`; with `singleton_dim` (the chain of a singleton
@@ -311,4 +323,7 @@ def _carry(chain: set[SSAValue], work: list[SSAValue], loop: scf.ForOp, i: int) 
     work.append(loop.body.block.last_op.operands[i])  # type: ignore[union-attr]
 
 
-__all__ = ["full_width_chains", "predicted_split_axis", "reinterpret_unsplittable", "gather_unplaceable", "reshape_unsplittable", "slice_needs_whole_source"]
+__all__ = [
+    "full_width_chains", "gather_unplaceable", "predicted_split_axis", "reinterpret_unsplittable",
+    "reshape_unsplittable", "slice_needs_whole_source", "whole_chain",
+]

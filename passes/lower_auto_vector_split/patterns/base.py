@@ -33,18 +33,36 @@ def _name(v: SSAValue) -> str:
     return v.name_hint or "<unnamed>"
 
 
-def axes_meet_error(op: Operation, what: str, split: list[tuple[SSAValue, TileInfo]]) -> PtoError:
+class LaneMismatch(PtoError):
+    """A refusal where per-lane values meet values split on another axis, or values of another width (issue 43
+    classes 1, 2, 4, 13): `wholes` are per-lane values of the partly lowered kernel, each with the axis it is split
+    on (None: not per lane), whose producer chains, computed whole on both lanes instead, could remove the
+    mismatch.  The AUTO path may lower the kernel again with one of them whole (`auto/whole_retry.py`); otherwise
+    this is an ordinary located error."""
+
+    def __init__(self, message: str, op: Operation | None, wholes: list[tuple[SSAValue, int | None]]):
+        super().__init__(message, op=op)
+        self.wholes = tuple(wholes)
+
+    @classmethod
+    def of(cls, e: PtoError, wholes: list[tuple[SSAValue, int | None]]) -> LaneMismatch:
+        """`e` (same message and op) with the remedies `wholes`."""
+        return cls(e.message, e.op, wholes)
+
+
+def axes_meet_error(op: Operation, what: str, split: list[tuple[SSAValue, TileInfo]]) -> LaneMismatch:
     """The refusal where values split over the lanes on different axes meet in `op` (`what`: how `op` combines
     them): a transpose moved the split axis of one of them, so each lane holds a row band of one and a column
     band of the other, and no lane holds the matching cells of both."""
     parts = ", ".join(f"'{_name(v)}' on dim {info.dim}" for v, info in split)
-    return PtoError(
+    return LaneMismatch(
         f"{PASS}: {what} values split over the AIV lanes on different axes ({parts}): a pto.transpose moved the "
         "split axis of one of them, so each lane holds a different band of each and no lane holds the cells the "
         "other one needs (combining them needs a cross-lane exchange this pass does not build). Transpose the "
         "other value too so both are split on the same axis, move the transpose after the point where they meet, "
         "or split the kernel the other way",
-        op=op,
+        op,
+        [(v, info.dim) for v, info in split],
     )
 
 

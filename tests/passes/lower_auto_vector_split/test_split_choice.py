@@ -146,8 +146,8 @@ def two_combines(monkeypatch):
     """Every lowering reports two cross-lane combines (what a split reduction's workspace round trips count)."""
     real = lavs.lower_auto_function
 
-    def lower(f, mode):
-        lw = real(f, mode)
+    def lower(f, mode, *whole_roots):
+        lw = real(f, mode, *whole_roots)
         lw.cross_lane_combines = [{}, {}]  # the entries are the report's; the choice counts them
         return lw
 
