@@ -120,6 +120,8 @@ class SplitLowering:
         self.cross_lane_combines: list[dict] = []
         """one entry per reduction combined across the lanes (a workspace round trip each; the split report)."""
         self.gm_lane_parts: list[dict] = []
+        self.one_writer_stores: list[Operation] = []
+        """the stores of whole tiles with no lane part made by lane 0 alone between lane barriers (the split cost)."""
         """one entry per whole value whose lane part goes through a GM workspace (`patterns/gm_lane_part.py`)."""
         self.lane_stride = lane_stride
         self.where = where
@@ -326,6 +328,7 @@ class SplitLowering:
                 return
         if self.cross_lane:
             store_by_lane0_between_barriers(op, self.arith.is_first_lane())
+            self.one_writer_stores.append(op)
             return
         check_whole_store(op, v, d, self.step_for(t.get_shape()[d]) if t.rank > d and t.get_shape()[d] != DYNAMIC else 1)
 

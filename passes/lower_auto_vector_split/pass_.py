@@ -314,7 +314,10 @@ class LowerAutoVectorSplitPass(ModulePass):
             facts.update(cross_lane_combines=combines, combines=chosen.lw.cross_lane_combines)
         if chosen.lw.gm_lane_parts:
             facts.update(gm_lane_parts=chosen.lw.gm_lane_parts)
-        if (combines or chosen.lw.gm_lane_parts) and self.split_policy == "pays" and can_fall_back and not self._pays(run, chosen, facts):
+        if chosen.lw.one_writer_stores:
+            facts.update(one_writer_stores=len(chosen.lw.one_writer_stores))
+        extra = combines or chosen.lw.gm_lane_parts or chosen.kept_whole or chosen.lw.one_writer_stores
+        if extra and self.split_policy == "pays" and can_fall_back and not self._pays(run, chosen, facts):
             self._report(run.current, f"is compiled unsplit: {facts['pays']['why']}", "kept-unsplit",
                          requested=requested, **facts)
             return
@@ -333,7 +336,7 @@ class LowerAutoVectorSplitPass(ModulePass):
                      lane_stride=lw.lane_stride, **facts)
 
     def _pays(self, run: _AutoRun, chosen: _Attempt, facts: dict) -> bool:
-        """Whether the split `chosen` (which needs cross-lane combines) is kept: the modelled makespans of it and
+        """Whether the split `chosen` (which needs extra work: `split_pays`) is kept: the modelled makespans of it and
         of the unsplit kernel (`split_pays`); the form kept is left in the module, the verdict in `facts`."""
         split_time = facts.get("axis", {}).get("makespans", {}).get(chosen.axis)
         if split_time is None:
@@ -341,7 +344,9 @@ class LowerAutoVectorSplitPass(ModulePass):
         unsplit = run.pristine.clone()
         set_split_mode(unsplit, "none")
         unsplit_time = self._time(run, unsplit, "whether the split pays")
-        verdict = split_pays(split_time, unsplit_time, len(chosen.lw.cross_lane_combines), len(chosen.lw.gm_lane_parts))
+        lw = chosen.lw
+        verdict = split_pays(split_time, unsplit_time, len(lw.cross_lane_combines), len(lw.gm_lane_parts),
+                             chosen.kept_whole, len(lw.one_writer_stores))
         facts["pays"] = {"split": split_time, "unsplit": unsplit_time, "keep_split": verdict.keep_split,
                          "why": verdict.why}
         run.put(chosen.form if verdict.keep_split else unsplit)

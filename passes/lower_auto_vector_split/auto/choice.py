@@ -97,13 +97,24 @@ class PaysVerdict:
     why: str
 
 
-def split_pays(split: int | str, unsplit: int | str, combines: int, lane_parts: int = 0) -> PaysVerdict:
-    """Whether a split that needs `combines` cross-lane combines and `lane_parts` lane parts through a GM
-    workspace (`patterns/gm_lane_part.py`) is kept, given the modelled makespans of the split and the unsplit
-    forms (a string: why that form could not be timed)."""
-    needs = [f"{combines} cross-lane combine{'s' if combines != 1 else ''}"] if combines or not lane_parts else []
+def split_pays(
+    split: int | str, unsplit: int | str, combines: int, lane_parts: int = 0, kept_whole: int = 0, one_writer: int = 0
+) -> PaysVerdict:
+    """Whether a split that needs extra work is kept, given the modelled makespans of the split and the unsplit
+    forms (a string: why that form could not be timed).  The extra work: `combines` cross-lane combines,
+    `lane_parts` lane parts through a GM workspace (`patterns/gm_lane_part.py`), `kept_whole` values computed whole
+    on both lanes where per-lane values met another axis or width (`auto/whole_retry.py`), `one_writer` stores made
+    by lane 0 alone between lane barriers (`store_by_lane0_between_barriers`)."""
+    def _n(k: int, what: str, tail: str = "") -> str:
+        return f"{k} {what}{'s' if k != 1 else ''}{tail}"
+
+    needs = [_n(combines, "cross-lane combine")] if combines or not (lane_parts or kept_whole or one_writer) else []
     if lane_parts:
-        needs.append(f"{lane_parts} lane part{'s' if lane_parts != 1 else ''} through GM")
+        needs.append(_n(lane_parts, "lane part", " through GM"))
+    if kept_whole:
+        needs.append(_n(kept_whole, "value", " computed whole on both lanes"))
+    if one_writer:
+        needs.append(_n(one_writer, "store", " by one lane between lane barriers"))
     work = f"the split needs {' and '.join(needs)}"
     if isinstance(split, str) or isinstance(unsplit, str):
         reason = split if isinstance(split, str) else unsplit

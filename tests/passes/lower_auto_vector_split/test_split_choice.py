@@ -224,6 +224,41 @@ def test_a_lane_part_through_gm_is_weighed(spans, kept):
     assert "1 lane part through GM" in d.facts["pays"]["why"]
 
 
+WHOLE_STORED_TWICE = """builtin.module attributes {pto.target = #pto.target<a2a3>} {
+  func.func @k(%qk: !pto.tile<16x6xf32, acc>, %out: !pto.tensor<3x32xf32> {pto.out}) -> !pto.tensor<3x32xf32>
+      attributes {pto.kind = #pto.kind<incore>, pto.split = #pto.split<up_down>} {
+    %s = pto.move %qk : !pto.tile<16x6xf32, acc> -> !pto.tile<16x6xf32, vec>
+    %r = pto.reshape %s : !pto.tile<16x6xf32, vec> -> !pto.tile<3x32xf32, vec>
+    %o = pto.store %r, %out[0, 0] : !pto.tile<3x32xf32, vec>, !pto.tensor<3x32xf32>
+    %o2 = pto.store %r, %o[0, 0] : !pto.tile<3x32xf32, vec>, !pto.tensor<3x32xf32>
+    func.return %o2 : !pto.tensor<3x32xf32>
+  }
+}
+"""
+"""A whole 3-row value stored twice to one tensor: lane 0 stores it, between lane barriers (lowering.py)."""
+
+
+@pytest.mark.parametrize("spans,kept", [({"up_down": 900, "unsplit": 700}, "none"), ({"up_down": 600, "unsplit": 700}, "up_down")])
+def test_stores_by_one_writer_are_weighed(spans, kept):
+    """Stores made by lane 0 alone between lane barriers are extra work (lane 1 idles, both lanes wait): the
+    model is asked, and the report counts them."""
+    model = FakeModel(spans)
+    f, d = run(WHOLE_STORED_TWICE, model)
+    assert split_mode_of(f) == kept and model.asked == ["up_down", "unsplit"]
+    assert d.facts["one_writer_stores"] == 2
+    assert "2 stores by one lane between lane barriers" in d.facts["pays"]["why"]
+
+
+def test_split_pays_names_every_kind_of_extra_work():
+    v = split_pays(600, 700, 1, 2, kept_whole=1, one_writer=3)
+    assert v.keep_split and v.why.startswith(
+        "the split needs 1 cross-lane combine and 2 lane parts through GM and 1 value computed whole on both lanes "
+        "and 3 stores by one lane between lane barriers and still pays"
+    )
+    assert not split_pays(800, 700, 0, kept_whole=2).keep_split
+    assert split_pays(800, 700, 0, kept_whole=2).why.startswith("the split needs 2 values computed whole on both lanes")
+
+
 def test_the_default_model_keeps_a_small_column_sum_unsplit():
     """The default model on the column sum: the workspace round trip costs more than the halved vector work
     saves, so the kernel stays unsplit; under fallback=error it is split (a contract)."""
