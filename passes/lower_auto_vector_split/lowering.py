@@ -53,7 +53,6 @@ from pypto_mlir.dialects.pto_ops import (
     StoreOp,
 )
 from pypto_mlir.dialects.pto_traits import GmAccess, PipeDirection, halving_rule_of, once_per_kernel
-from pypto_mlir.dialects.pto_lane_ops import LaneBarrierOp
 from pypto_mlir.dialects.pto_types import DYNAMIC, TileType
 from pypto_mlir.passes.common import enclosing_loops
 from pypto_mlir.passes.analysis.affinity import Affinity, intrinsic_affinity, is_boundary_move, move_direction
@@ -120,9 +119,9 @@ class SplitLowering:
         self.cross_lane_combines: list[dict] = []
         """one entry per reduction combined across the lanes (a workspace round trip each; the split report)."""
         self.gm_lane_parts: list[dict] = []
+        """one entry per whole value whose lane part goes through a GM workspace (`patterns/gm_lane_part.py`)."""
         self.one_writer_stores: list[Operation] = []
         """the stores of whole tiles with no lane part made by lane 0 alone between lane barriers (the split cost)."""
-        """one entry per whole value whose lane part goes through a GM workspace (`patterns/gm_lane_part.py`)."""
         self.lane_stride = lane_stride
         self.where = where
         self.arith = LaneArith(sub, anchor)
@@ -138,6 +137,9 @@ class SplitLowering:
         reshaped back, they still meet the singleton shards whole (`_singleton_part`) instead of split on the
         other axis."""
         self._lane_parts: dict[tuple[SSAValue, int, int], SSAValue | None] = {}
+        """(whole value, dim, step) -> its lane part as a slice (`_slice_lane_part`), None when none exists."""
+        self._gm_parts: dict[tuple[SSAValue, int, int], SSAValue | None] = {}
+        """the same key -> its lane part through a GM workspace (`gm_lane_part`), None when none exists."""
         self._store_dims: dict[SSAValue, tuple[int, Operation]] = {}
         """tensor root -> the tensor dim its first per-lane store is split on, and that store."""
         self.load_windows: dict[SSAValue, LoadWindow] = {}
@@ -203,18 +205,18 @@ class SplitLowering:
             return v
         part = self._slice_lane_part(v, dim, step)
         if part is None and through_gm and self.cross_lane and not _carried_whole(v):
-            key = (v, dim, -step)  # the workspace route's entry of the same cache
-            if key not in self._lane_parts:
+            key = (v, dim, step)
+            if key not in self._gm_parts:
                 made = gm_lane_part(self.arith, self.lane_stride, v, dim, step)
                 if made is not None:
                     self.track(made[0], made[1])
                     self.gm_lane_parts.append(made[2])
-                self._lane_parts[key] = made[0] if made is not None else None
-            part = self._lane_parts[key]
+                self._gm_parts[key] = made[0] if made is not None else None
+            part = self._gm_parts[key]
         return part
 
     def whole_source_of(self, part: SSAValue) -> SSAValue | None:
-        """The whole value whose lane part (`lane_part`) `part` is, or None."""
+        """The whole value whose lane part slice (`lane_part`) `part` is, or None."""
         return next((v for (v, _, _), p in self._lane_parts.items() if p is part), None)
 
     def drop_lane_part(self, part: SSAValue) -> None:
@@ -373,9 +375,7 @@ class SplitLowering:
                 + ". Store the two values to different tensors, or keep the reshape from moving the split axis",
                 op=op,
             )
-        barrier = LaneBarrierOp()
-        barrier.location = op.location
-        Rewriter.insert_op(barrier, InsertPoint.before(op))
+        insert_lane_barrier(op, InsertPoint.before(op))
 
     # -- driver ----------------------------------------------------------------------------------------------
     def lower_block(self, block: Block) -> None:
@@ -766,10 +766,15 @@ def store_by_lane0_between_barriers(op: StoreOp, is_lane0: SSAValue) -> None:
     barriers (the barriers are outside the lane guard; the split program's control flow is the same on both
     lanes, as for the cross-lane reductions' barriers)."""
     guard = first_lane_only(op, is_lane0)
-    for where in (InsertPoint.before(guard), InsertPoint.after(guard)):
-        barrier = LaneBarrierOp()
-        barrier.location = op.location
-        Rewriter.insert_op(barrier, where)
+    insert_lane_barrier(op, InsertPoint.before(guard))
+    insert_lane_barrier(op, InsertPoint.after(guard))
+
+
+def insert_lane_barrier(for_op: Operation, where: InsertPoint) -> None:
+    """A `pto.lane_barrier` at `where`, located at `for_op` (the op whose accesses it orders)."""
+    barrier = LaneBarrierOp()
+    barrier.location = for_op.location
+    Rewriter.insert_op(barrier, where)
 
 
 def reject_undeclared_vector_op(op: Operation) -> None:

@@ -106,6 +106,8 @@ def singleton_reshape(op: Operation, dim: int) -> bool:
         return False
     src = op.src.type
     return isinstance(src, TileType) and src.space == "vec" and src.rank > dim and src.get_shape()[dim] == 1
+
+
 def reinterpret_unsplittable(op: Operation, dim: int) -> bool:
     """Whether the vec `pto.reinterpret_view` `op` (of the inferred shape), given a source halved on the axis the
     lowering will split it on (`predicted_split_axis`), has no exact per-lane view (`reinterpret_halves`): an odd

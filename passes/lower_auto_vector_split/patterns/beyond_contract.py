@@ -105,7 +105,6 @@ class ReinterpretViewHalving(ReshapeHalving):
         lw.retype_lane_part(rewriter, op.result, d)
         lw.verify_rewritten(op)
 
-
     def _view_whole(self, op: ReinterpretViewOp, whole: SSAValue, out: TileType) -> None:
         """The per-lane source is the lane part of `whole`, a value both lanes hold whole (the result of a view
         kept whole for its width, `full_width.reinterpret_unsplittable`): view `whole` instead, at full width,

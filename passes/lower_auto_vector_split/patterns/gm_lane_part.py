@@ -23,7 +23,8 @@ row of the workspace, so the lanes never touch each other's cells (no barrier; `
 disjoint rows), and a lane's store and load are in its program order (in a loop too: the next iteration's store
 follows this iteration's load on the same lane).  The cost is a store and a load of the tile per lane, so it is
 used only where the kernel was refused before (`SplitLowering.lane_part(..., through_gm=True)`): an op meeting
-per-lane data, a yield of a per-lane result, and a store that another store of the tensor makes a shared one.
+per-lane data and a yield of a per-lane result.  (A whole store into a shared tensor needs no lane part: lane 0
+alone stores it between lane barriers, `store_by_lane0_between_barriers`.)
 Only the AUTO path builds it (`SplitLowering.cross_lane`: a `split_aiv_scope` region is the author's code).
 """
 
